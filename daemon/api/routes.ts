@@ -1,0 +1,17 @@
+// Every route of the daemon in one table: method, path, minimum role, stop and rate-limit flags.
+// Reading this file answers "who may call what".
+import type { Route } from '../http/types.js';
+import type { Deps } from './deps.js';
+import { credentialRoutes } from './v1/credentials.js';
+import { healthRoutes } from './v1/health.js';
+import { ledgerRoutes } from './v1/ledger.js';
+import { projectRoutes } from './v1/project.js';
+
+export function allRoutes(deps: Deps): Route[] {
+  return [
+    ...healthRoutes(deps),
+    ...credentialRoutes(deps),
+    ...projectRoutes(deps),
+    ...ledgerRoutes(deps),
+  ];
+}

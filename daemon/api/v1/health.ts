@@ -1,0 +1,38 @@
+// GET /healthz (no credentials) and GET /metrics (Prometheus text format).
+import type { Route } from '../../http/types.js';
+import type { Deps } from '../deps.js';
+
+async function databaseUp(deps: Deps): Promise<boolean> {
+  try {
+    await Promise.race([
+      deps.sql`select 1`,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function healthRoutes(deps: Deps): Route[] {
+  return [
+    {
+      method: 'GET', path: '/healthz', auth: 'public',
+      async handler() {
+        if (await databaseUp(deps)) return { status: 200, body: { status: 'ok' } };
+        return { status: 503, body: { status: 'unavailable', failing: ['database'] } };
+      },
+    },
+    {
+      method: 'GET', path: '/metrics', auth: 'public',
+      async handler() {
+        const text = await deps.metrics.registry.metrics();
+        return { stream: async (res) => {
+          res.statusCode = 200;
+          res.setHeader('Content-Type', deps.metrics.registry.contentType);
+          res.end(text);
+        } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+// Ledger reads for operators: re-verify a whole chain, and read the admin-action log (optionally
+// as OCSF events for a SIEM).
+import { z } from 'zod';
+import { parseInput } from '../../http/validate.js';
+import type { Route } from '../../http/types.js';
+import { verifyChain } from '../../ledger/verify-chain.js';
+import { toOcsf } from '../../project/admin-actions.js';
+import type { Deps } from '../deps.js';
+
+const chainQuery = z.object({ stream: z.enum(['traces', 'admin']).default('traces') });
+const adminLogQuery = z.object({
+  format: z.enum(['json', 'ocsf']).default('json'),
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export function ledgerRoutes(deps: Deps): Route[] {
+  return [
+    {
+      method: 'GET', path: '/api/v1/ledger/verify-chain', auth: 'admin',
+      async handler(r) {
+        const q = parseInput(chainQuery, Object.fromEntries(r.query));
+        return { status: 200, body: await verifyChain(deps.sql, r.principal.projectId, q.stream) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/admin-log', auth: 'admin',
+      async handler(r) {
+        const q = parseInput(adminLogQuery, Object.fromEntries(r.query));
+        const rows = await deps.sql<Record<string, unknown>[]>`
+          select * from admin_log where project_id = ${r.principal.projectId} and sequence_num > ${q.after}
+          order by sequence_num limit ${q.limit}`;
+        const entries = rows.map((row) => (q.format === 'ocsf' ? toOcsf(row) : {
+          ...row, sequence_num: Number(row.sequence_num), created_at: (row.created_at as Date).toISOString(),
+        }));
+        return { status: 200, body: { entries } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,82 @@
+// Configuration: read once from the environment, validated by one zod schema, frozen.
+// A wrong value stops the daemon with one line naming the variable (see main.ts).
+import path from 'node:path';
+import { z } from 'zod';
+
+const listen = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'expected host:port').transform((v) => {
+  const cut = v.lastIndexOf(':');
+  const port = Number(v.slice(cut + 1));
+  if (port > 65535) throw new Error('port out of range');
+  return { host: v.slice(0, cut).replace(/^\[|\]$/g, ''), port };
+});
+
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
+
+const cidrList = z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+const envSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway'),
+  GATEWAY_LISTEN: listen.default({ host: '127.0.0.1', port: 8080 }),
+  GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEWAY_DB_POOL_MAX: positiveInt(20),
+  GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: positiveInt(15),
+  GATEWAY_TRACE_BATCH_MAX: positiveInt(500),
+  GATEWAY_ENCRYPTION_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'expected 32 bytes in base64').optional(),
+  GATEWAY_APPROVAL_TTL_SECONDS: positiveInt(3600),
+  GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
+  GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
+  GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
+  GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
+  GATEWAY_UPSTREAM_TIMEOUT_SECONDS: positiveInt(30),
+  GATEWAY_UPSTREAM_ALLOW: cidrList,
+});
+
+export interface Config {
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly listen: { readonly host: string; readonly port: number };
+  readonly logLevel: string;
+  readonly dbPoolMax: number;
+  readonly shutdownTimeoutMs: number;
+  readonly traceBatchMax: number;
+  readonly encryptionKey: string | undefined;
+  readonly approvalTtlSeconds: number;
+  readonly maxPendingApprovalsPerAgent: number;
+  readonly exportRowCap: number;
+  readonly bodyLimitBytes: number;
+  readonly upstreamResponseLimitBytes: number;
+  readonly upstreamTimeoutMs: number;
+  readonly upstreamAllow: readonly string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`invalid configuration: ${name}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.GATEWAY_DATA_DIR),
+    listen: Object.freeze(e.GATEWAY_LISTEN),
+    logLevel: e.GATEWAY_LOG_LEVEL,
+    dbPoolMax: e.GATEWAY_DB_POOL_MAX,
+    shutdownTimeoutMs: e.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    traceBatchMax: e.GATEWAY_TRACE_BATCH_MAX,
+    encryptionKey: e.GATEWAY_ENCRYPTION_KEY,
+    approvalTtlSeconds: e.GATEWAY_APPROVAL_TTL_SECONDS,
+    maxPendingApprovalsPerAgent: e.GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT,
+    exportRowCap: e.GATEWAY_EXPORT_ROW_CAP,
+    bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
+    upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,
+    upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_SECONDS * 1000,
+    upstreamAllow: Object.freeze([...e.GATEWAY_UPSTREAM_ALLOW]),
+  });
+}

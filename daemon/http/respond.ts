@@ -1,0 +1,38 @@
+// The only writer of status codes and error bodies. An unknown error becomes internal_error with
+// the request id: no stack trace, SQL text or parameters ever reach a client.
+import type { ServerResponse } from 'node:http';
+import { ERRORS, GatewayError, type ErrorBody } from '../../shared/errors.js';
+import type { Reply, RequestContext } from './types.js';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (body === undefined) {
+    res.statusCode = status;
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+export async function sendReply(res: ServerResponse, reply: Reply): Promise<void> {
+  if ('stream' in reply) return reply.stream(res);
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+export function sendError(res: ServerResponse, ctx: RequestContext, err: unknown): number {
+  const known = err instanceof GatewayError ? err : null;
+  if (!known) ctx.log.error({ err }, 'unexpected error');
+  const code = known?.code ?? 'internal_error';
+  const body: ErrorBody = { error: { code, message: known?.message ?? ERRORS.internal_error.message, request_id: ctx.requestId } };
+  const status = known?.status ?? 500;
+  if (res.headersSent) {
+    res.destroy();
+    return status;
+  }
+  sendJson(res, status, body, known?.headers ?? {});
+  return status;
+}

@@ -1,0 +1,107 @@
+// The HTTP front: one request id per request, route lookup (find-my-way), authentication,
+// the emergency-stop and role guard, the rate limit, body reading, the handler, the reply.
+// Tracks requests in flight so that shutdown can wait for them.
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import findMyWay from 'find-my-way';
+import { GatewayError } from '../../shared/errors.js';
+import type { Sql } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import { takeRateToken } from '../project/rate-limit.js';
+import { authenticate, authorize } from './auth.js';
+import { readJsonBody } from './read-body.js';
+import { sendError, sendReply } from './respond.js';
+import type { RequestContext, Route } from './types.js';
+
+export interface HttpDeps {
+  readonly sql: Sql;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly bodyLimitBytes: number;
+}
+
+export interface GatewayServer {
+  readonly server: http.Server;
+  inFlight(): number;
+  /** Stop accepting, wait for requests in flight up to the deadline, then cut what is left. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayServer {
+  const router = findMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  for (const route of routes) router.on(route.method, route.path, () => undefined, route);
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | null = null;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const found = router.find(req.method as 'GET', url.pathname);
+    const route = found?.store as Route | undefined;
+    const routeLabel = route?.path ?? 'unmatched';
+    const ctx: RequestContext = { requestId, log: deps.log.child({ reqId: requestId, route: routeLabel }), principal: null };
+    res.setHeader('X-Request-Id', requestId);
+    if (closing) res.setHeader('Connection', 'close');
+    let status = 500;
+    try {
+      if (!route || !found) throw new GatewayError(notFoundOrMethod(router, url.pathname));
+      const principal = route.auth === 'public' ? null : await authenticate(deps.sql, req);
+      ctx.principal = principal;
+      if (principal) {
+        authorize(principal, route);
+        if (!(route.operatorRecovery && principal.kind === 'user_token')) await takeRateToken(deps.sql, principal.projectId);
+      }
+      const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req, deps.bodyLimitBytes);
+      const reply = await route.handler({ ctx, principal: principal!, params: found.params, query: url.searchParams, body, req });
+      await sendReply(res, reply);
+      status = res.statusCode;
+    } catch (err) {
+      status = sendError(res, ctx, err);
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      deps.metrics.observeRequest(req.method ?? 'GET', routeLabel, status, seconds);
+      ctx.log.info({ method: req.method, status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    inFlight += 1;
+    res.on('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0 && drained) drained();
+    });
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 120_000;
+
+  return {
+    server,
+    inFlight: () => inFlight,
+    async close(timeoutMs) {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => { drained = resolve; }),
+          new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function notFoundOrMethod(router: findMyWay.Instance<findMyWay.HTTPVersion.V1>, path: string): 'not_found' | 'method_not_allowed' {
+  const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const;
+  return methods.some((m) => router.find(m, path)) ? 'method_not_allowed' : 'not_found';
+}

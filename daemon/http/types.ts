@@ -1,0 +1,56 @@
+// The shapes every route shares: who is calling, what a route declares, what a handler returns.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.js';
+
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function roleAtLeast(have: Role | null, need: Role): boolean {
+  return have !== null && ROLES.indexOf(have) >= ROLES.indexOf(need);
+}
+
+export type CredentialKind = 'project_key' | 'user_token' | 'extension';
+
+export interface Principal {
+  readonly credentialId: string;
+  readonly projectId: string;
+  readonly kind: CredentialKind;
+  readonly role: Role | null;
+  /** The resolvable identity: the user id of a user token, null for project and extension keys. */
+  readonly userId: string | null;
+  readonly name: string;
+  readonly projectStopped: boolean;
+}
+
+export interface RequestContext {
+  readonly requestId: string;
+  readonly log: Logger;
+  principal: Principal | null;
+}
+
+export interface RouteRequest {
+  readonly ctx: RequestContext;
+  readonly principal: Principal;
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+  readonly req: IncomingMessage;
+}
+
+export type Reply =
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Record<string, string> }
+  | { readonly stream: (res: ServerResponse) => Promise<void> };
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  readonly method: Method;
+  readonly path: string;
+  /** Minimum role, or 'extension' for routes only an extension key may call, or 'public'. */
+  readonly auth: Role | 'extension' | 'public';
+  /** A write that user tokens may still make while the project emergency stop is active. */
+  readonly allowedDuringStop?: boolean;
+  /** Not counted against the project rate limit for user tokens, so an operator can always recover. */
+  readonly operatorRecovery?: boolean;
+  readonly handler: (request: RouteRequest) => Promise<Reply>;
+}

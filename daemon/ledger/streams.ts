@@ -1,0 +1,104 @@
+// The two chained streams of a project: governance traces and the admin-action log. Each stream
+// says which table holds it and how an input becomes a row; every column of a row except
+// integrity_hash is the hashed header (shared/ledger-hash.ts).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { contentHash } from '../../shared/ledger-hash.js';
+
+export type StreamName = 'traces' | 'admin';
+
+export interface TraceInput {
+  readonly traceType: string;
+  readonly decision: string;
+  readonly reason?: string | null;
+  readonly actionName?: string | null;
+  readonly environment?: string;
+  readonly agentId?: string | null;
+  /** Prompts, arguments, payloads: kept apart and committed by a salted hash (retention may delete it). */
+  readonly content: Record<string, unknown>;
+}
+
+export interface AdminInput {
+  readonly action: string;
+  readonly actorKind: 'user' | 'project_key' | 'extension' | 'system';
+  readonly actorId: string | null;
+  readonly credentialId: string | null;
+  readonly targetType: string;
+  readonly targetId: string | null;
+  readonly ocsfClassUid: number;
+  readonly ocsfActivityId: number;
+  readonly requestId: string | null;
+  readonly details: Record<string, unknown>;
+}
+
+export interface Position {
+  readonly projectId: string;
+  readonly seq: number;
+  readonly createdAt: string;
+  readonly prevHash: string;
+}
+
+export type Header = Record<string, unknown>;
+
+export interface BuiltEntry {
+  readonly header: Header;
+  readonly extra?: { table: 'trace_content'; row: Record<string, unknown> };
+}
+
+export function buildTrace(input: TraceInput, at: Position): BuiltEntry {
+  const id = randomUUID();
+  const salt = randomBytes(16);
+  const header: Header = {
+    id,
+    project_id: at.projectId,
+    sequence_num: at.seq,
+    created_at: at.createdAt,
+    trace_type: input.traceType,
+    decision: input.decision,
+    reason: input.reason ?? null,
+    action_name: input.actionName ?? null,
+    environment: input.environment ?? 'prod',
+    agent_id: input.agentId ?? null,
+    content_hash: contentHash(salt, input.content),
+    prev_hash: at.prevHash,
+  };
+  return {
+    header,
+    extra: { table: 'trace_content', row: { trace_id: id, project_id: at.projectId, created_at: at.createdAt, salt, body: input.content } },
+  };
+}
+
+export function buildAdmin(input: AdminInput, at: Position): BuiltEntry {
+  return {
+    header: {
+      id: randomUUID(),
+      project_id: at.projectId,
+      sequence_num: at.seq,
+      created_at: at.createdAt,
+      action: input.action,
+      actor_kind: input.actorKind,
+      actor_id: input.actorId,
+      credential_id: input.credentialId,
+      target_type: input.targetType,
+      target_id: input.targetId,
+      ocsf_class_uid: input.ocsfClassUid,
+      ocsf_activity_id: input.ocsfActivityId,
+      request_id: input.requestId,
+      details: input.details,
+      prev_hash: at.prevHash,
+    },
+  };
+}
+
+export const STREAM_TABLE: Record<StreamName, 'traces' | 'admin_log'> = { traces: 'traces', admin: 'admin_log' };
+
+/** Header of a stored row, as hashed: timestamps back to ISO strings, bigints to numbers. */
+export function headerOfRow(row: Record<string, unknown>): Header {
+  const header: Header = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key === 'integrity_hash') continue;
+    if (value instanceof Date) header[key] = value.toISOString();
+    else if (key === 'sequence_num' || key === 'ocsf_class_uid' || key === 'ocsf_activity_id') header[key] = Number(value);
+    else header[key] = value;
+  }
+  return header;
+}

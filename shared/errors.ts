@@ -1,0 +1,74 @@
+// Every error code the gateway answers with, in one table: HTTP status, JSON-RPC code where the
+// MCP proxy uses one, and the English message. Handlers throw GatewayError(code); only
+// daemon/http/respond.ts turns a code into a response.
+
+export interface ErrorSpec {
+  readonly status: number;
+  readonly message: string;
+  readonly rpc?: number;
+}
+
+export const ERRORS = {
+  validation_error: { status: 400, message: 'The request is not valid.' },
+  unauthorized: { status: 401, message: 'Missing, unknown or revoked credentials.' },
+  forbidden: { status: 403, message: 'This credential lacks the role this route needs.' },
+  not_found: { status: 404, message: 'No such resource.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than the configured limit.' },
+  unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
+  rate_limited: { status: 429, message: 'The project rate limit is exceeded; retry after the time in Retry-After.' },
+  internal_error: { status: 500, message: 'An unexpected error occurred; quote the request id when reporting it.' },
+  service_unavailable: { status: 503, message: 'A subsystem the gateway needs is unavailable; retry with backoff.' },
+
+  project_emergency_stopped: { status: 403, message: 'The project emergency stop is active.' },
+  project_emergency_stop_already_active: { status: 409, message: 'The project emergency stop is already active.' },
+  project_emergency_stop_not_active: { status: 409, message: 'The project emergency stop is not active.' },
+
+  agent_transition_invalid: { status: 409, message: 'This lifecycle operation is not allowed from the agent\'s current status.' },
+
+  mcp_scan_missing: { status: 409, message: 'The server has never been scanned; scan it first.' },
+  mcp_scan_failed: { status: 409, message: 'The last scan failed; scan again.' },
+  mcp_scan_not_run: { status: 409, message: 'The last scan could not run (address or sign-in); fix the configuration and scan again.' },
+  mcp_scan_unreadable: { status: 409, message: 'The stored scan result does not name the tools; scan again.' },
+  mcp_release_tools_required: { status: 400, message: 'A tools list is required.' },
+  mcp_release_tool_missing: { status: 400, message: 'A tool of the last scan is not named.' },
+  mcp_release_tool_unknown: { status: 400, message: 'A named tool is not in the decidable set.' },
+  mcp_release_tool_duplicate: { status: 400, message: 'A tool is named more than once.' },
+  mcp_release_rule_invalid: { status: 400, message: 'Rule must be one of ALLOW, LOG_ONLY, REQUIRE_APPROVAL, DENY.' },
+  mcp_release_surface_changed: { status: 409, message: 'A tool changed since the list was read; reload and retry.' },
+  mcp_release_already_released: { status: 409, message: 'The tool is admitted and unchanged; change its rule through the verdict route.' },
+  mcp_release_server_not_active: { status: 409, message: 'Tools can only be admitted on an ACTIVE server.' },
+  mcp_resume_takes_no_tools: { status: 400, message: 'A resume takes no tools.' },
+  mcp_release_author_unresolved: { status: 403, message: 'The Admin identity behind this credential cannot be resolved; use a user token.' },
+  mcp_agent_rule_ineffective: { status: 400, message: 'An agent rule can only be REQUIRE_APPROVAL or DENY.' },
+  mcp_template_unavailable: { status: 409, message: 'The template is locked: its sign-in method is not supported.' },
+  mcp_scope_all_removed: { status: 400, message: 'Stop scope "all" was removed; use the project emergency stop.' },
+  mcp_server_name_conflict: { status: 409, message: 'A server with this name already exists in the project.' },
+  approval_not_open: { status: 409, message: 'The approval request is not open.' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERRORS, value);
+}
+
+/** The one typed error of the gateway. `message` overrides the table's text when a detail helps. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? ERRORS[code].message);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.headers = headers;
+  }
+}
+
+/** The wire shape of every refusal. */
+export interface ErrorBody {
+  error: { code: string; message: string; request_id: string };
+}

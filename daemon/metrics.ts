@@ -25,7 +25,7 @@ export function createMetrics(sql: Sql, instanceId: string, poolMax: number): Me
       this.reset();
       const rows = await sql<{ state: string | null; n: number }[]>`
         select state, count(*)::int as n from pg_stat_activity
-        where application_name = ${`gatewayd:${instanceId}`} and pid <> pg_backend_pid() group by state`;
+        where application_name = ${`gatewayd:${instanceId}`} group by state`;
       for (const r of rows) this.set({ state: r.state ?? 'unknown' }, r.n);
     },
   });

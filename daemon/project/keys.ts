@@ -71,14 +71,28 @@ export async function listCredentials(sql: Sql, projectId: string, kinds: Creden
 export async function revokeCredential(sql: Sql, projectId: string, id: string, kinds: CredentialKind[], actor: Actor): Promise<{ id: string; revoked_at: string }> {
   return sql.begin(async (tx) => {
     const [row] = await tx<{ id: string; kind: CredentialKind; revoked_at: Date | null; name: string }[]>`
-      select id, kind, revoked_at, name from credentials
+      select id, kind, revoked_at, name, role from credentials
       where id = ${id} and project_id = ${projectId} and kind in ${tx(kinds)} for update`;
     if (!row) throw new GatewayError('not_found');
     if (row.revoked_at) return { id, revoked_at: row.revoked_at.toISOString() };
+    await refuseLastAdmin(tx, projectId, id);
     const [done] = await tx<{ revoked_at: Date }[]>`update credentials set revoked_at = now() where id = ${id} returning revoked_at`;
     await appendAdmin(tx, projectId, [adminEntry(actor, {
       action: `${row.kind}.revoke`, activity: 'delete', targetType: row.kind, targetId: id, details: { name: row.name },
     })]);
     return { id, revoked_at: done!.revoked_at.toISOString() };
   });
+}
+
+/**
+ * An Admin user token is the only credential that can decide approvals and admit tools; revoking
+ * the last one would lock operators out of their own project. Rows are locked so that two
+ * concurrent revokes cannot both pass.
+ */
+async function refuseLastAdmin(tx: Tx, projectId: string, id: string): Promise<void> {
+  const admins = await tx<{ id: string }[]>`
+    select id from credentials
+    where project_id = ${projectId} and kind = 'user_token' and role = 'admin' and revoked_at is null
+    order by id for update`;
+  if (admins.length === 1 && admins[0]!.id === id) throw new GatewayError('last_admin_credential');
 }

@@ -46,7 +46,7 @@ export type ProjectPatch = z.infer<typeof projectPatchBody>;
 
 export async function updateProject(sql: Sql, projectId: string, patch: ProjectPatch, actor: Actor): Promise<ProjectSettings> {
   const fields = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  if (Object.keys(fields).length === 0) throw new GatewayError('validation_error', 'Invalid request: body: name at least one setting to change');
+  if (Object.keys(fields).length === 0) throw new GatewayError('validation_error', 'Invalid request: body: give at least one setting to change');
   return sql.begin(async (tx) => {
     const before = await getProject(tx, projectId);
     const [row] = await tx<Row[]>`

@@ -83,3 +83,26 @@ t.test('every key create and revoke is an admin-log entry on a verifiable chain'
   const chain = await gw.api('GET', '/api/v1/ledger/verify-chain?stream=admin');
   t.same({ intact: chain.body.intact, checked: chain.body.checked }, { intact: true, checked: 3 });
 });
+
+t.test('GET /me names the credential behind the token', async (t) => {
+  const gw = await startTestGateway(t);
+  const me = await gw.api('GET', '/api/v1/me');
+  t.match(me.body, { project_id: 'default', kind: 'user_token', role: 'admin', user_id: 'admin' });
+  const viewer = await gw.api('GET', '/api/v1/me', { token: await gw.key('viewer') });
+  t.match(viewer.body, { kind: 'project_key', role: 'viewer', user_id: null });
+});
+
+t.test('the last active Admin user token cannot be revoked; nothing changes', async (t) => {
+  const gw = await startTestGateway(t);
+  const me = (await gw.api('GET', '/api/v1/me')).body;
+  const refused = await gw.api('DELETE', `/api/v1/keys/${me.credential_id}`);
+  t.equal(refused.status, 409);
+  t.equal(refused.body.error.code, 'last_admin_credential');
+  const [{ revoked }] = await gw.db`select count(*)::int as revoked from credentials where revoked_at is not null`;
+  t.equal(revoked, 0);
+  const log = await gw.api('GET', '/api/v1/admin-log');
+  t.equal(log.body.entries.length, 1, 'no admin-log entry for the refusal');
+  const second = await gw.key('admin', 'bob');
+  t.equal((await gw.api('DELETE', `/api/v1/keys/${me.credential_id}`, { token: second })).status, 200, 'with a second Admin user it can go');
+  t.equal((await gw.api('GET', '/api/v1/project')).status, 401);
+});

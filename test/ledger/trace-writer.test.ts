@@ -53,7 +53,7 @@ t.test('64 concurrent writers across two daemons give one gapless, verifiable ch
   t.equal(seqs.length, 64 * perWriter);
   t.same(seqs, Array.from({ length: 64 * perWriter }, (_, i) => i + 1), 'every number from 1 to N exactly once');
   const report = await verifyChain(sql, 'p1', 'traces');
-  t.equal(report.intact, true, JSON.stringify(report.firstBroken));
+  t.equal(report.intact, true, JSON.stringify(report.first_broken));
   t.equal(report.checked, 64 * perWriter);
   const [batches] = await sql<{ n: number }[]>`select count(distinct created_at)::int as n from traces`;
   t.ok(batches!.n < 64 * perWriter, 'concurrent appends share transactions (group commit)');
@@ -93,8 +93,8 @@ t.test('a row rewritten by the database owner is named by verify-chain', async (
   });
   const report = await verifyChain(sql, 'p1', 'traces');
   t.equal(report.intact, false);
-  t.equal(report.firstBroken?.sequence_num, 3);
-  t.match(report.firstBroken?.reason, /integrity_hash/);
+  t.equal(report.first_broken?.sequence_num, 3);
+  t.match(report.first_broken?.reason, /integrity_hash/);
 });
 
 t.test('content is committed by hash: tampering is caught, deletion by retention is not a break', async (t) => {
@@ -104,8 +104,8 @@ t.test('content is committed by hash: tampering is caught, deletion by retention
   const owner = inspect(t, url);
   await owner`update trace_content set body = ${owner.json({ prompt: 'forged' })} where trace_id = (select id from traces where sequence_num = 2)`;
   let report = await verifyChain(sql, 'p1', 'traces');
-  t.equal(report.firstBroken?.sequence_num, 2);
-  t.match(report.firstBroken?.reason, /content/);
+  t.equal(report.first_broken?.sequence_num, 2);
+  t.match(report.first_broken?.reason, /content/);
   await owner`delete from trace_content where trace_id = (select id from traces where sequence_num = 2)`;
   report = await verifyChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, 'the chain still verifies without the content');
@@ -123,7 +123,7 @@ t.test('a deleted row (bypassing the trigger) is named as a gap', async (t) => {
   });
   const report = await verifyChain(sql, 'p1', 'traces');
   t.equal(report.intact, false);
-  t.match(report.firstBroken?.reason, /gap/);
+  t.match(report.first_broken?.reason, /gap/);
 });
 
 t.test('a failed batch answers every waiting caller with the error and numbers nothing', async (t) => {

@@ -8,6 +8,14 @@ import { actorOf, type Deps } from '../deps.js';
 export function credentialRoutes(deps: Deps): Route[] {
   return [
     {
+      // Who am I: lets gatewayctl login report the role and identity behind a token.
+      method: 'GET', path: '/api/v1/me', auth: 'viewer',
+      async handler(r) {
+        const p = r.principal;
+        return { status: 200, body: { credential_id: p.credentialId, project_id: p.projectId, kind: p.kind, role: p.role, user_id: p.userId, name: p.name } };
+      },
+    },
+    {
       method: 'POST', path: '/api/v1/keys', auth: 'admin',
       async handler(r) {
         const body = parseInput(createKeyBody, r.body);

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// gatewayctl: the operator CLI of the governance gateway. oclif finds the commands in
+// dist/cli/commands through package.json; they always run compiled, never through a TS loader.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { execute, settings, type Interfaces } from '@oclif/core';
+
+// Topic summaries for help; kept beside the commands rather than in the shared package.json.
+const TOPICS = {
+  keys: { description: 'Project API keys and user tokens: create, list, revoke.' },
+  project: { description: 'Project settings and plan.' },
+  stop: { description: 'The project emergency stop: status, activate, lift.' },
+  traces: { description: 'The hash-chained ledger of traces and admin actions.' },
+};
+
+settings.enableAutoTranspile = false;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const pjson = JSON.parse(await readFile(`${root}package.json`, 'utf8')) as Interfaces.PJSON;
+pjson.oclif = { ...pjson.oclif, topics: { ...TOPICS, ...pjson.oclif.topics } };
+await execute({ loadOptions: { root, pjson } });

@@ -39,7 +39,10 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     throw err;
   }
   const metrics = createMetrics(sql, instanceId, config.dbPoolMax);
-  const writer = new TraceWriter(sql, config.traceBatchMax, { batchCommitted: (n, s) => metrics.observeTraceBatch(n, s) });
+  const writer = new TraceWriter(sql, config.traceBatchMax, {
+    batchCommitted: (n, s) => metrics.observeTraceBatch(n, s),
+    traceCommitted: (s) => metrics.observeTraceAppend(s),
+  });
   const deps: Deps = { config, sql, writer, log, metrics };
   const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes });
   await new Promise<void>((resolve, reject) => {

@@ -8,6 +8,7 @@ import type { TraceInput } from './streams.js';
 
 interface Waiting {
   readonly input: TraceInput;
+  readonly queuedAt: bigint;
   resolve(value: Appended): void;
   reject(reason: unknown): void;
 }
@@ -19,6 +20,8 @@ interface ProjectQueue {
 
 export interface WriterObserver {
   batchCommitted(size: number, seconds: number): void;
+  /** Time from append() to the trace's commit, per trace. */
+  traceCommitted(seconds: number): void;
 }
 
 export class TraceWriter {
@@ -33,7 +36,7 @@ export class TraceWriter {
   append(projectId: string, input: TraceInput): Promise<Appended> {
     return new Promise<Appended>((resolve, reject) => {
       const queue = this.queueOf(projectId);
-      queue.waiting.push({ input, resolve, reject });
+      queue.waiting.push({ input, queuedAt: process.hrtime.bigint(), resolve, reject });
       if (!queue.flushing) queue.flushing = this.drain(projectId, queue);
     });
   }
@@ -58,8 +61,12 @@ export class TraceWriter {
       const started = process.hrtime.bigint();
       try {
         const done = await this.sql.begin((tx) => appendTraces(tx, projectId, batch.map((w) => w.input)));
-        this.observer?.batchCommitted(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
-        batch.forEach((w, i) => w.resolve(done[i]!));
+        const committed = process.hrtime.bigint();
+        this.observer?.batchCommitted(batch.length, Number(committed - started) / 1e9);
+        batch.forEach((w, i) => {
+          this.observer?.traceCommitted(Number(committed - w.queuedAt) / 1e9);
+          w.resolve(done[i]!);
+        });
       } catch (err) {
         batch.forEach((w) => w.reject(err));
       }

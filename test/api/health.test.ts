@@ -41,6 +41,7 @@ t.test('/metrics: requests by route and status, trace batches, pool use', async 
   t.match(text, /gateway_http_request_duration_seconds_bucket\{le="[^"]+",method="GET",route="\/api\/v1\/project",status="200"\}/);
   t.match(text, /gateway_trace_batch_size_sum [1-9]/);
   t.match(text, /gateway_trace_batch_commit_duration_seconds_count [1-9]/);
+  t.match(text, /gateway_trace_append_duration_seconds_count 3/);
   t.match(text, /gateway_db_pool_max 20/);
   t.match(text, /gateway_db_pool_connections\{state="(idle|active)"\} [1-9]/);
 });

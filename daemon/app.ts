@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { AgentActivity } from './agents/activity.js';
 import { allRoutes } from './api/routes.js';
 import type { Deps } from './api/deps.js';
 import type { Config } from './config.js';
@@ -43,7 +44,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     batchCommitted: (n, s) => metrics.observeTraceBatch(n, s),
     traceCommitted: (s) => metrics.observeTraceAppend(s),
   });
-  const deps: Deps = { config, sql, writer, log, metrics };
+  const activity = new AgentActivity(sql);
+  activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
+  const deps: Deps = { config, sql, writer, log, metrics, activity };
   const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
@@ -63,6 +66,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         clearInterval(sweeper);
         await http.close(config.shutdownTimeoutMs);
         await writer.flush();
+        await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));
         await sql.end({ timeout: 5 });
         await embedded?.stop();
         log.info('gatewayd stopped');

@@ -27,6 +27,7 @@ export const ERRORS = {
   last_admin_credential: { status: 409, message: 'This is the last active Admin user token of the project; create another before revoking it.' },
 
   agent_transition_invalid: { status: 409, message: 'This lifecycle operation is not allowed from the agent\'s current status.' },
+  agent_risk_prohibited: { status: 409, message: 'An agent classified UNACCEPTABLE (a prohibited practice) cannot be approved.' },
 
   mcp_scan_missing: { status: 409, message: 'The server has never been scanned; scan it first.' },
   mcp_scan_failed: { status: 409, message: 'The last scan failed; scan again.' },

@@ -1,4 +1,5 @@
 // What route handlers may use: the database, the trace writer, configuration and the logger.
+import type { AgentActivity } from '../agents/activity.js';
 import type { Config } from '../config.js';
 import type { RouteRequest } from '../http/types.js';
 import type { Actor } from '../project/admin-actions.js';
@@ -13,6 +14,7 @@ export interface Deps {
   readonly writer: TraceWriter;
   readonly log: Logger;
   readonly metrics: Metrics;
+  readonly activity: AgentActivity;
 }
 
 /** The actor of an admin action: the calling credential and the request id, for the admin log. */

@@ -2,6 +2,7 @@
 // Reading this file answers "who may call what".
 import type { Route } from '../http/types.js';
 import type { Deps } from './deps.js';
+import { agentRoutes } from './v1/agents.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
@@ -13,5 +14,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...credentialRoutes(deps),
     ...projectRoutes(deps),
     ...ledgerRoutes(deps),
+    ...agentRoutes(deps),
   ];
 }

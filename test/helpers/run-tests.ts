@@ -2,11 +2,9 @@
 // it is unset), runs every compiled test file with tap, and ends with one line "N passed, M failed".
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres } from '../../daemon/db/embedded.js';
-import { createLogger } from '../../daemon/log.js';
+import { databaseServer } from './db-server.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -42,21 +40,12 @@ export function countResults(tapOutput: string): { passed: number; failed: numbe
 
 async function main(): Promise<void> {
   const files = process.argv.length > 2 ? process.argv.slice(2) : await testFiles(path.join(root, 'dist/test'));
-  let adminUrl = process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | null = null;
-  if (!adminUrl) {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-test-pg-'));
-    const db = await startEmbeddedPostgres(dir, createLogger('warn'));
-    adminUrl = db.url;
-    stopEmbedded = async () => { await db.stop(); await fs.rm(dir, { recursive: true, force: true }); };
-    process.stdout.write(`# embedded PostgreSQL for the tests in ${dir}\n`);
-  } else {
-    process.stdout.write('# tests use the PostgreSQL named by DATABASE_URL\n');
-  }
+  const server = await databaseServer('test');
+  process.stdout.write(server.embedded ? '# tests use an embedded PostgreSQL\n' : '# tests use the PostgreSQL named by DATABASE_URL\n');
   const tapBin = path.join(root, 'node_modules/.bin/tap');
   const child = spawn(tapBin, ['--reporter=tap', '--jobs=2', ...files], {
     cwd: root,
-    env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, DATABASE_URL: '' },
+    env: { ...process.env, TEST_ADMIN_DATABASE_URL: server.url, DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -65,7 +54,7 @@ async function main(): Promise<void> {
     process.stdout.write(chunk);
   });
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  await stopEmbedded?.();
+  await server.stop();
   const { passed, failed } = countResults(output);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(code !== 0 || failed > 0 || passed === 0 ? 1 : 0);

@@ -7,6 +7,7 @@ import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { projectRoutes } from './v1/project.js';
+import { traceRoutes } from './v1/traces.js';
 
 export function allRoutes(deps: Deps): Route[] {
   return [
@@ -15,5 +16,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...projectRoutes(deps),
     ...ledgerRoutes(deps),
     ...agentRoutes(deps),
+    ...traceRoutes(deps),
   ];
 }

@@ -1,13 +1,23 @@
-// /api/v1/traces: the list (and lookup by id) for any role, and reviewer actions.
+// /api/v1/traces and /api/v1/export: the list (and lookup by id) and the CSV export for any role,
+// and reviewer actions.
+import { exportQuery } from '../../../shared/export-schemas.js';
 import { traceActionBody, traceListQuery } from '../../../shared/trace-schemas.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
 import { recordTraceAction } from '../../traces/actions.js';
+import { streamExport } from '../../traces/export.js';
 import { listTraces } from '../../traces/list.js';
 import { actorOf, type Deps } from '../deps.js';
 
 export function traceRoutes(deps: Deps): Route[] {
   return [
+    {
+      method: 'GET', path: '/api/v1/export', auth: 'viewer',
+      async handler(r) {
+        const q = parseInput(exportQuery, Object.fromEntries(r.query));
+        return { stream: (res) => streamExport(deps.sql, r.principal.projectId, q, deps.config.exportRowCap, res) };
+      },
+    },
     {
       method: 'GET', path: '/api/v1/traces', auth: 'viewer',
       async handler(r) {

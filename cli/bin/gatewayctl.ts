@@ -7,6 +7,7 @@ import { execute, settings, type Interfaces } from '@oclif/core';
 
 // Topic summaries for help; kept beside the commands rather than in the shared package.json.
 const TOPICS = {
+  agents: { description: 'The agent registry and lifecycle: register, list, get, update, approve ... revoke.' },
   keys: { description: 'Project API keys and user tokens: create, list, revoke.' },
   project: { description: 'Project settings and plan.' },
   stop: { description: 'The project emergency stop: status, activate, lift.' },

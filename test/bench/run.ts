@@ -2,13 +2,16 @@
 // same run. Uses DATABASE_URL's server, or an embedded PostgreSQL when it is unset.
 import os from 'node:os';
 import { databaseServer } from '../helpers/db-server.js';
+import { benchExport } from './export.js';
 import { benchTraceAppend } from './trace-append.js';
 
 async function main(): Promise<void> {
   const server = await databaseServer('bench');
   console.log(`node ${process.version}, ${os.cpus().length} cores, database ${server.embedded ? 'embedded' : 'DATABASE_URL'}`);
   try {
-    await benchTraceAppend(server.url);
+    const only = process.argv[2];
+    if (!only || only === 'trace-append') await benchTraceAppend(server.url);
+    if (!only || only === 'export') await benchExport(server.url);
   } finally {
     await server.stop();
   }

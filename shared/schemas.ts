@@ -30,3 +30,19 @@ export const projectPatchBody = z.object({
 export const stopBody = z.object({
   reason: z.string().max(2000).optional(),
 }).strict();
+
+/** The project settings as GET/PATCH /api/v1/project answer them. */
+export interface ProjectSettings {
+  id: string;
+  name: string;
+  audit_detail_level: (typeof AUDIT_LEVELS)[number];
+  retention_days: number;
+  attestation_enabled: boolean;
+  tier: string;
+  rate_limit_per_minute: number;
+  included_requests: number;
+  monthly_base_fee_eur: number;
+  overage_eur_per_1000: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,25 +1,13 @@
 // Project settings: audit detail level, retention, attestation and the plan (rate limit, costs).
 import type { z } from 'zod';
 import { GatewayError } from '../../shared/errors.js';
-import type { projectPatchBody } from '../../shared/schemas.js';
+import type { projectPatchBody, ProjectSettings } from '../../shared/schemas.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
 import { adminEntry, type Actor } from './admin-actions.js';
 
-export interface ProjectSettings {
-  id: string;
-  name: string;
-  audit_detail_level: 'minimal' | 'standard' | 'full';
-  retention_days: number;
-  attestation_enabled: boolean;
-  tier: string;
-  rate_limit_per_minute: number;
-  included_requests: number;
-  monthly_base_fee_eur: number;
-  overage_eur_per_1000: number;
-  created_at: string;
-  updated_at: string;
-}
+export type { ProjectSettings };
+
 
 type Row = Omit<ProjectSettings, 'included_requests' | 'monthly_base_fee_eur' | 'overage_eur_per_1000' | 'created_at' | 'updated_at'> & {
   included_requests: string; monthly_base_fee_eur: string; overage_eur_per_1000: string; created_at: Date; updated_at: Date;

@@ -1,49 +1,21 @@
 // gatewayctl agents end to end: the compiled CLI against a real gatewayd on a throwaway database.
 // Subtests run in order and share the one daemon and the agents registered along the way.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { startTestGateway } from '../helpers/gateway.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = path.join(root, 'dist/cli/bin/gatewayctl.js');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
 const gw = await startTestGateway(t);
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-agents-'));
 t.teardown(() => fs.rm(home, { recursive: true, force: true }));
 
 /** Runs gatewayctl with a clean environment, logged in through GATEWAY_URL and GATEWAY_TOKEN. */
-function ctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: home,
-    env: {
-      PATH: process.env.PATH ?? '', HOME: home, GATEWAYCTL_CONFIG: path.join(home, 'none.json'),
-      GATEWAY_URL: gw.url, GATEWAY_TOKEN: gw.adminToken, ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      let json: unknown = null;
-      try { json = JSON.parse(stdout); } catch { json = null; }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
+function ctl(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, home, { GATEWAYCTL_CONFIG: path.join(home, 'none.json'), GATEWAY_URL: gw.url, GATEWAY_TOKEN: gw.adminToken, ...env });
 }
 
 const statusInDb = async (id: string): Promise<string> => String((await gw.db`select status from agents where id = ${id}`)[0]!.status);

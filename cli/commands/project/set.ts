@@ -4,7 +4,7 @@ import { AUDIT_LEVELS, projectPatchBody } from '../../../shared/schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
 import { UsageError } from '../../errors.js';
-import type { ProjectSettings } from './show.js';
+import type { ProjectSettings } from '../../../shared/schemas.js';
 
 const decimal = Flags.custom<number>({
   async parse(input) {

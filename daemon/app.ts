@@ -7,6 +7,7 @@ import { AgentActivity } from './agents/activity.js';
 import { allRoutes } from './api/routes.js';
 import type { Deps } from './api/deps.js';
 import type { Config } from './config.js';
+import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { connect, type Sql } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -22,11 +23,13 @@ export interface Gateway {
   readonly sql: Sql;
   readonly writer: TraceWriter;
   readonly http: GatewayServer;
+  readonly secretBox: SecretBox;
   close(): Promise<void>;
 }
 
 export async function startGateway(config: Config, log: Logger): Promise<Gateway> {
   await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const secretBox = await loadSecretBox(config.encryptionKey, config.dataDir);
   const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
   const instanceId = randomUUID().slice(0, 8);
   const sql = connect(config.databaseUrl ?? embedded!.url, { max: config.dbPoolMax, instanceId });
@@ -46,7 +49,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   });
   const activity = new AgentActivity(sql);
   activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
-  const deps: Deps = { config, sql, writer, log, metrics, activity };
+  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox };
   const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
@@ -60,7 +63,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
 
   let closing: Promise<void> | null = null;
   return {
-    url, sql, writer, http,
+    url, sql, writer, http, secretBox,
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);

@@ -26,6 +26,10 @@ export const ERRORS = {
 
   last_admin_credential: { status: 409, message: 'This is the last active Admin user token of the project; create another before revoking it.' },
 
+  reveal_requires_full_audit: { status: 409, message: 'Raw content can only be revealed while the project audit_detail_level is full.' },
+  raw_not_available: { status: 404, message: 'No raw original is kept for this trace (audit level below full when it was recorded, or removed by retention).' },
+  encryption_key_mismatch: { status: 503, message: 'The raw original was sealed with another encryption key than this daemon holds; set the same GATEWAY_ENCRYPTION_KEY on every daemon.' },
+
   agent_transition_invalid: { status: 409, message: 'This lifecycle operation is not allowed from the agent\'s current status.' },
   agent_risk_prohibited: { status: 409, message: 'An agent classified UNACCEPTABLE (a prohibited practice) cannot be approved.' },
 

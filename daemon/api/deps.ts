@@ -1,6 +1,7 @@
 // What route handlers may use: the database, the trace writer, configuration and the logger.
 import type { AgentActivity } from '../agents/activity.js';
 import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { RouteRequest } from '../http/types.js';
 import type { Actor } from '../project/admin-actions.js';
 import type { Sql } from '../db/connect.js';
@@ -15,6 +16,7 @@ export interface Deps {
   readonly log: Logger;
   readonly metrics: Metrics;
   readonly activity: AgentActivity;
+  readonly secretBox: SecretBox;
 }
 
 /** The actor of an admin action: the calling credential and the request id, for the admin log. */

@@ -1,5 +1,5 @@
 // /api/v1/traces and /api/v1/export: the list (and lookup by id) and the CSV export for any role,
-// and reviewer actions.
+// reviewer actions, and the Admin-only reveal of a raw original.
 import { exportQuery } from '../../../shared/export-schemas.js';
 import { traceActionBody, traceListQuery } from '../../../shared/trace-schemas.js';
 import type { Route } from '../../http/types.js';
@@ -7,6 +7,7 @@ import { parseInput } from '../../http/validate.js';
 import { recordTraceAction } from '../../traces/actions.js';
 import { streamExport } from '../../traces/export.js';
 import { listTraces } from '../../traces/list.js';
+import { revealTrace } from '../../traces/reveal.js';
 import { actorOf, type Deps } from '../deps.js';
 
 export function traceRoutes(deps: Deps): Route[] {
@@ -23,6 +24,12 @@ export function traceRoutes(deps: Deps): Route[] {
       async handler(r) {
         const q = parseInput(traceListQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listTraces(deps.sql, r.principal.projectId, q) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/traces/:trace_id/reveal', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await revealTrace(deps.sql, deps.secretBox, r.principal.projectId, r.params.trace_id!, actorOf(r)) };
       },
     },
     {

@@ -7,7 +7,7 @@ import type { agentListQuery, agentPatchBody, agentRegisterBody } from '../../sh
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
-import { adminEntry, type Actor } from '../project/admin-actions.js';
+import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
 import { DEFAULT_PROFILE, PROFILE_MODELS } from './capability.js';
 import { nextStatus, operationTo, type AgentOperation, type AgentStatus } from './lifecycle.js';
 import { presentAgent, type AgentRecord, type AgentRow } from './present.js';
@@ -21,10 +21,6 @@ const JSON_COLUMNS = new Set(['tags', 'permissions', 'infrastructure_permissions
 function columns(tx: Tx | Sql, values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, JSON_COLUMNS.has(k) && v !== null ? tx.json(v as never) : v]));
-}
-
-function actorLabel(actor: Actor): string {
-  return actor.principal?.userId ?? actor.principal?.name ?? 'system';
 }
 
 async function recordLifecycle(tx: Tx, projectId: string, agentId: string, operation: string, from: AgentStatus | null, to: AgentStatus, reason: string | null, actor: Actor): Promise<void> {

@@ -22,12 +22,17 @@ export interface Actor {
 
 export const SYSTEM_ACTOR: Actor = { principal: null, requestId: null };
 
+/** Who acted, as records name them: the user id of a user token, else the credential's name, else system. */
+export function actorLabel(actor: Actor): string {
+  return actor.principal?.userId ?? actor.principal?.name ?? 'system';
+}
+
 export function adminEntry(actor: Actor, action: AdminAction): AdminInput {
   const p = actor.principal;
   return {
     action: action.action,
     actorKind: p === null ? 'system' : p.kind === 'user_token' ? 'user' : p.kind,
-    actorId: p === null ? 'system' : (p.userId ?? p.name),
+    actorId: actorLabel(actor),
     credentialId: p?.credentialId ?? null,
     targetType: action.targetType,
     targetId: action.targetId,

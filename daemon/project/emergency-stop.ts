@@ -5,7 +5,7 @@
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
-import { adminEntry, type Actor } from './admin-actions.js';
+import { actorLabel, adminEntry, type Actor } from './admin-actions.js';
 
 export interface StopState {
   active: boolean;
@@ -42,16 +42,12 @@ async function lockStop(tx: Tx, projectId: string): Promise<Row> {
   return row!;
 }
 
-function actorName(actor: Actor): string {
-  return actor.principal?.userId ?? actor.principal?.name ?? 'system';
-}
-
 export async function activateStop(sql: Sql, projectId: string, reason: string | null, actor: Actor): Promise<StopState> {
   return sql.begin(async (tx) => {
     const current = await lockStop(tx, projectId);
     if (current.active) throw new GatewayError('project_emergency_stop_already_active');
     const [row] = await tx<Row[]>`
-      update project_stops set active = true, reason = ${reason}, activated_at = now(), activated_by = ${actorName(actor)},
+      update project_stops set active = true, reason = ${reason}, activated_at = now(), activated_by = ${actorLabel(actor)},
         lifted_at = null, lifted_by = null
       where project_id = ${projectId} returning active, reason, activated_at, activated_by`;
     const effects: Record<string, unknown> = {};
@@ -69,7 +65,7 @@ export async function liftStop(sql: Sql, projectId: string, reason: string | nul
     const current = await lockStop(tx, projectId);
     if (!current.active) throw new GatewayError('project_emergency_stop_not_active');
     const [row] = await tx<{ lifted_at: Date }[]>`
-      update project_stops set active = false, lifted_at = now(), lifted_by = ${actorName(actor)}
+      update project_stops set active = false, lifted_at = now(), lifted_by = ${actorLabel(actor)}
       where project_id = ${projectId} returning lifted_at`;
     await appendAdmin(tx, projectId, [adminEntry(actor, {
       action: 'project.emergency_stop.lift', activity: 'resume', targetType: 'project', targetId: projectId,

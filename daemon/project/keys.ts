@@ -5,7 +5,7 @@ import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
 import type { CredentialKind, Role } from '../http/types.js';
 import { appendAdmin } from '../ledger/append.js';
-import { adminEntry, type Actor } from './admin-actions.js';
+import { actorLabel, adminEntry, type Actor } from './admin-actions.js';
 import { displayPrefix, hashToken, newToken } from './tokens.js';
 
 export interface CreatedCredential {
@@ -36,7 +36,7 @@ export async function insertCredential(tx: Tx, projectId: string, c: NewCredenti
 
 export async function createCredential(sql: Sql, projectId: string, c: NewCredential, actor: Actor): Promise<CreatedCredential> {
   return sql.begin(async (tx) => {
-    const created = await insertCredential(tx, projectId, c, actor.principal?.userId ?? actor.principal?.name ?? null);
+    const created = await insertCredential(tx, projectId, c, actor.principal ? actorLabel(actor) : null);
     await appendAdmin(tx, projectId, [adminEntry(actor, {
       action: `${c.kind}.create`, activity: 'create', targetType: c.kind, targetId: created.id,
       details: { name: c.name, role: c.role, user_id: c.userId },

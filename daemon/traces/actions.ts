@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
-import { adminEntry, type Actor } from '../project/admin-actions.js';
+import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
+import { isTraceId } from './query.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ReviewerAction {
   id: string;
@@ -18,11 +18,11 @@ export interface ReviewerAction {
 }
 
 export async function recordTraceAction(sql: Sql, projectId: string, traceId: string, action: ReviewerAction['action'], justification: string | null, actor: Actor): Promise<ReviewerAction> {
-  if (!UUID.test(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
+  if (!isTraceId(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
   return sql.begin(async (tx) => {
     const [trace] = await tx`select id from traces where id = ${traceId} and project_id = ${projectId}`;
     if (!trace) throw new GatewayError('not_found', 'No trace with this id.');
-    const actorId = actor.principal?.userId ?? actor.principal?.name ?? 'system';
+    const actorId = actorLabel(actor);
     const [row] = await tx<(Omit<ReviewerAction, 'created_at'> & { created_at: Date })[]>`
       insert into trace_actions (id, project_id, trace_id, action, justification, actor_id, credential_id)
       values (${randomUUID()}, ${projectId}, ${traceId}, ${action}, ${justification}, ${actorId}, ${actor.principal?.credentialId ?? null})

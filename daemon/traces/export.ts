@@ -6,6 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
 import type { exportQuery } from '../../shared/export-schemas.js';
 import type { Sql } from '../db/connect.js';
+import { auditLevel, rangeHours, selectTraces } from './query.js';
 import { listRow, type StoredTrace } from './rows.js';
 
 export type ExportQuery = z.infer<typeof exportQuery>;
@@ -13,7 +14,6 @@ export type ExportQuery = z.infer<typeof exportQuery>;
 export const EXPORT_COLUMNS = ['id', 'sequence_num', 'timestamp', 'decision', 'reason', 'integrity_hash', 'action_name', 'environment',
   'agent_id', 'content_state', 'display_content', 'userAction', 'justification'] as const;
 
-const RANGE_HOURS: Record<string, number> = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 };
 const CURSOR_ROWS = 1000;
 
 function csv(records: unknown[][]): string {
@@ -31,20 +31,15 @@ function writeChunk(res: ServerResponse, text: string): Promise<void> {
 }
 
 export async function streamExport(sql: Sql, projectId: string, q: ExportQuery, rowCap: number, res: ServerResponse): Promise<void> {
-  const hours = q.time_range ? RANGE_HOURS[q.time_range] : undefined;
-  const [project] = await sql<{ audit_detail_level: string }[]>`select audit_detail_level from projects where id = ${projectId}`;
-  const level = project?.audit_detail_level ?? 'standard';
+  const hours = rangeHours(q.time_range);
+  const level = await auditLevel(sql, projectId);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="traces-${new Date().toISOString().slice(0, 10)}.csv"`);
   await writeChunk(res, csv([[...EXPORT_COLUMNS]]));
   let written = 0;
   let truncated = false;
-  const query = sql<StoredTrace[]>`
-    select t.*, c.body, ua.action as user_action, ua.justification
-    from traces t
-    left join trace_content c on c.trace_id = t.id
-    left join lateral (select a.action, a.justification from trace_actions a where a.trace_id = t.id order by a.created_at desc limit 1) ua on true
+  const query = sql<StoredTrace[]>`${selectTraces(sql)}
     where t.project_id = ${projectId}
       ${hours ? sql`and t.created_at >= now() - make_interval(hours => ${hours})` : sql``}
       ${q.decision ? sql`and t.decision = ${q.decision}` : sql``}

@@ -3,37 +3,20 @@
 import type { z } from 'zod';
 import type { traceListQuery } from '../../shared/trace-schemas.js';
 import type { Sql } from '../db/connect.js';
+import { auditLevel, isTraceId, rangeHours, selectTraces } from './query.js';
 import { fullRecord, listRow, type StoredTrace } from './rows.js';
 
 export type TraceQuery = z.infer<typeof traceListQuery>;
 
-const RANGE_HOURS: Record<string, number> = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function selectTraces(sql: Sql) {
-  return sql`
-    select t.*, c.body, ua.action as user_action, ua.justification
-    from traces t
-    left join trace_content c on c.trace_id = t.id
-    left join lateral (
-      select a.action, a.justification from trace_actions a where a.trace_id = t.id order by a.created_at desc limit 1
-    ) ua on true`;
-}
-
-async function auditLevel(sql: Sql, projectId: string): Promise<string> {
-  const [row] = await sql<{ audit_detail_level: string }[]>`select audit_detail_level from projects where id = ${projectId}`;
-  return row?.audit_detail_level ?? 'standard';
-}
-
 export async function listTraces(sql: Sql, projectId: string, q: TraceQuery): Promise<{ traces: Record<string, unknown>[]; total: number }> {
   const level = await auditLevel(sql, projectId);
   if (q.id !== undefined) {
-    if (!UUID.test(q.id)) return { traces: [], total: 0 };
+    if (!isTraceId(q.id)) return { traces: [], total: 0 };
     const rows = await sql<StoredTrace[]>`${selectTraces(sql)} where t.project_id = ${projectId} and t.id = ${q.id}`;
     return { traces: rows.map((r) => fullRecord(r, level)), total: rows.length };
   }
   const environment = q.environment ?? q.env ?? 'prod';
-  const hours = q.time_range ? RANGE_HOURS[q.time_range] : undefined;
+  const hours = rangeHours(q.time_range);
   const where = sql`
     where t.project_id = ${projectId} and t.environment = ${environment}
     ${hours ? sql`and t.created_at >= now() - make_interval(hours => ${hours})` : sql``}

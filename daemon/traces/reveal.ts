@@ -6,16 +6,15 @@ import { isSealed, KeyMismatchError } from '../crypto/secret-box.js';
 import type { Sql } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
 import { adminEntry, type Actor } from '../project/admin-actions.js';
+import { auditLevel, isTraceId } from './query.js';
 
 /** The AEAD purpose that binds a sealed raw original to this use. */
 export const RAW_PURPOSE = 'gw.trace.raw.v1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function revealTrace(sql: Sql, box: SecretBox, projectId: string, traceId: string, actor: Actor): Promise<{ trace_id: string; raw: unknown; revealed_at: string }> {
-  if (!UUID.test(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
+  if (!isTraceId(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
   return sql.begin(async (tx) => {
-    const [project] = await tx<{ audit_detail_level: string }[]>`select audit_detail_level from projects where id = ${projectId}`;
-    if (project?.audit_detail_level !== 'full') throw new GatewayError('reveal_requires_full_audit');
+    if ((await auditLevel(tx, projectId)) !== 'full') throw new GatewayError('reveal_requires_full_audit');
     const [trace] = await tx<{ id: string; raw: unknown }[]>`
       select t.id, c.body -> 'raw' as raw from traces t left join trace_content c on c.trace_id = t.id
       where t.id = ${traceId} and t.project_id = ${projectId}`;

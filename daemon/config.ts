@@ -30,6 +30,10 @@ const envSchema = z.object({
   GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
   GATEWAY_UPSTREAM_TIMEOUT_SECONDS: positiveInt(30),
   GATEWAY_UPSTREAM_ALLOW: cidrList,
+  GATEWAY_CHECKPOINT_INTERVAL_SECONDS: positiveInt(10),
+  GATEWAY_CHECKPOINT_KEY_FILE: z.string().min(1).optional(),
+  GATEWAY_LEDGER_ORIGIN: z.string().regex(/^[A-Za-z0-9.-]{1,200}$/, 'expected a host name (letters, digits, dots, dashes)').default('governance-gateway.local'),
+  GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
 });
 
 export interface Config {
@@ -48,6 +52,12 @@ export interface Config {
   readonly upstreamResponseLimitBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly upstreamAllow: readonly string[];
+  readonly checkpointIntervalMs: number;
+  /** The Ed25519 key that signs checkpoints: a file outside the database (PKCS#8 PEM). */
+  readonly checkpointKeyFile: string;
+  /** The name checkpoints are signed under; each project's log origin is `<origin>/projects/<id>`. */
+  readonly ledgerOrigin: string;
+  readonly retentionIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -78,5 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_SECONDS * 1000,
     upstreamAllow: Object.freeze([...e.GATEWAY_UPSTREAM_ALLOW]),
+    checkpointIntervalMs: e.GATEWAY_CHECKPOINT_INTERVAL_SECONDS * 1000,
+    checkpointKeyFile: path.resolve(e.GATEWAY_CHECKPOINT_KEY_FILE ?? path.join(e.GATEWAY_DATA_DIR, 'checkpoint.key')),
+    ledgerOrigin: e.GATEWAY_LEDGER_ORIGIN,
+    retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
   });
 }

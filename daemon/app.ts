@@ -3,20 +3,29 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { AgentActivity } from './agents/activity.js';
 import { allRoutes } from './api/routes.js';
 import type { Deps } from './api/deps.js';
 import type { Config } from './config.js';
+import { loadCheckpointKey } from './crypto/checkpoint-key.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { connect, type Sql } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createServer, type GatewayServer } from './http/server.js';
+import { runCheckpoints, type StoredCheckpoint } from './ledger/checkpoints.js';
+import { DeadLetterQueue } from './ledger/dlq.js';
 import { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
+import { registerStopHook } from './approvals/store.js';
 import { bootstrap } from './project/bootstrap.js';
+import { closeAttachmentWorkers } from './verify/attachments.js';
+import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';
+import { runRetention, type Purge } from './traces/retention.js';
+import { every } from './workers/periodic.js';
 
 export interface Gateway {
   readonly url: string;
@@ -24,12 +33,19 @@ export interface Gateway {
   readonly writer: TraceWriter;
   readonly http: GatewayServer;
   readonly secretBox: SecretBox;
+  /** Runs a checkpoint pass now (the worker also runs one every interval). */
+  checkpointNow(): Promise<StoredCheckpoint[]>;
+  /** Runs a retention pass now, as of `now` (the worker also runs one every interval). */
+  retainNow(now?: Date): Promise<Purge[]>;
   close(): Promise<void>;
 }
 
 export async function startGateway(config: Config, log: Logger): Promise<Gateway> {
   await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  registerStopHook();
   const secretBox = await loadSecretBox(config.encryptionKey, config.dataDir);
+  const defaultKeyFile = config.checkpointKeyFile === path.join(config.dataDir, 'checkpoint.key');
+  const checkpointKey = await loadCheckpointKey(config.checkpointKeyFile, config.ledgerOrigin, defaultKeyFile);
   const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
   const instanceId = randomUUID().slice(0, 8);
   const sql = connect(config.databaseUrl ?? embedded!.url, { max: config.dbPoolMax, instanceId });
@@ -37,6 +53,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     const applied = await migrate(sql);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
     if (await bootstrap(sql, config.dataDir)) log.info({ file: `${config.dataDir}/admin.token` }, 'created project default and an admin token');
+    warmDetectors();
+    const seeded = await seedDefaultPolicies(sql);
+    if (seeded.length > 0) log.info({ projects: seeded }, 'default prompt policies created');
   } catch (err) {
     await sql.end({ timeout: 5 });
     await embedded?.stop();
@@ -46,11 +65,22 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const writer = new TraceWriter(sql, config.traceBatchMax, {
     batchCommitted: (n, s) => metrics.observeTraceBatch(n, s),
     traceCommitted: (s) => metrics.observeTraceAppend(s),
-  });
+    persisted: (to, n) => metrics.observeTracePersisted(to, n),
+    dlqReplayed: (n) => metrics.observeDlqReplayed(n),
+    dlqSetAside: (kind) => metrics.observeDlqSetAside(kind),
+  }, { dlq: new DeadLetterQueue(path.join(config.dataDir, 'dlq')), log: log.child({ subsystem: 'trace-writer' }) });
+  try {
+    await writer.start();
+  } catch (err) {
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    throw err;
+  }
+  metrics.watchTraceStore(() => writer.status());
   const activity = new AgentActivity(sql);
   activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
-  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox };
-  const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes });
+  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey };
+  const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
     http.server.listen(config.listen.port, config.listen.host, () => resolve());
@@ -59,16 +89,26 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   const sweeper = setInterval(() => { sweepRateWindows(sql).catch(() => undefined); }, 60_000).unref();
+  const checkpointNow = () => runCheckpoints(sql, checkpointKey, config.ledgerOrigin);
+  const retainNow = (now?: Date) => runRetention(sql, now);
+  const checkpointer = every(config.checkpointIntervalMs, config.checkpointIntervalMs, 'checkpoints', log, async () => {
+    const written = await checkpointNow();
+    if (written.length > 0) log.info({ checkpoints: written.map((c) => ({ project: c.project_id, size: c.tree_size })) }, 'checkpoints signed');
+  });
+  const retention = every(config.retentionIntervalMs, 60_000, 'retention', log, async () => {
+    for (const p of await retainNow()) log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
+  });
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
 
   let closing: Promise<void> | null = null;
   return {
-    url, sql, writer, http, secretBox,
+    url, sql, writer, http, secretBox, checkpointNow, retainNow,
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        await Promise.all([checkpointer.stop(), retention.stop(), closeAttachmentWorkers()]);
         await http.close(config.shutdownTimeoutMs);
-        await writer.flush();
+        await writer.close();
         await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));
         await sql.end({ timeout: 5 });
         await embedded?.stop();

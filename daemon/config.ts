@@ -34,6 +34,7 @@ const envSchema = z.object({
   GATEWAY_CHECKPOINT_KEY_FILE: z.string().min(1).optional(),
   GATEWAY_LEDGER_ORIGIN: z.string().regex(/^[A-Za-z0-9.-]{1,200}$/, 'expected a host name (letters, digits, dots, dashes)').default('governance-gateway.local'),
   GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
+  GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
 });
 
 export interface Config {
@@ -58,6 +59,8 @@ export interface Config {
   /** The name checkpoints are signed under; each project's log origin is `<origin>/projects/<id>`. */
   readonly ledgerOrigin: string;
   readonly retentionIntervalMs: number;
+  /** Longest one detector may run on one text before the request is blocked (fail closed). */
+  readonly detectorBudgetMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkpointKeyFile: path.resolve(e.GATEWAY_CHECKPOINT_KEY_FILE ?? path.join(e.GATEWAY_DATA_DIR, 'checkpoint.key')),
     ledgerOrigin: e.GATEWAY_LEDGER_ORIGIN,
     retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
+    detectorBudgetMs: e.GATEWAY_DETECTOR_BUDGET_MS,
   });
 }

@@ -1,13 +1,22 @@
 // Prometheus metrics (prom-client), one registry per daemon instance: requests by route and
-// status, their latency, trace write latency and batch size, and this daemon's database pool use.
+// status, their latency, trace write latency and batch size, where traces landed and the
+// dead-letter queue's depth, and this daemon's database pool use.
 import client from 'prom-client';
 import type { Sql } from './db/connect.js';
+import type { SetAsideKind } from './ledger/dlq.js';
+import type { TracePersisted } from './ledger/dlq-outcome.js';
+import type { TraceStoreStatus } from './ledger/trace-writer.js';
 
 export interface Metrics {
   readonly registry: client.Registry;
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeTraceBatch(size: number, seconds: number): void;
   observeTraceAppend(seconds: number): void;
+  observeTracePersisted(to: TracePersisted, count: number): void;
+  observeDlqReplayed(count: number): void;
+  observeDlqSetAside(kind: SetAsideKind): void;
+  /** The trace writer whose dead-letter queue the gauges report. */
+  watchTraceStore(status: () => TraceStoreStatus): void;
 }
 
 export function createMetrics(sql: Sql, instanceId: string, poolMax: number): Metrics {
@@ -29,6 +38,13 @@ export function createMetrics(sql: Sql, instanceId: string, poolMax: number): Me
       for (const r of rows) this.set({ state: r.state ?? 'unknown' }, r.n);
     },
   });
+  const persisted = new client.Counter({ name: 'gateway_trace_persisted_total', help: 'Traces by where they landed: db, dlq (dead-letter queue) or none (refused, 503)', labelNames: ['to'], registers: [registry] });
+  const replayed = new client.Counter({ name: 'gateway_trace_dlq_replayed_total', help: 'Dead-lettered traces replayed into the ledger', registers: [registry] });
+  const setAside = new client.Counter({ name: 'gateway_trace_dlq_set_aside_total', help: 'Dead-letter records that could not be replayed and were set aside: corrupt (torn or damaged) or rejected (refused by the database)', labelNames: ['kind'], registers: [registry] });
+  let traceStore: (() => TraceStoreStatus) | null = null;
+  new client.Gauge({ name: 'gateway_trace_dlq_depth', help: 'Traces in the dead-letter queue not yet replayed', registers: [registry], collect() { this.set(traceStore?.().dlqDepth ?? 0); } });
+  new client.Gauge({ name: 'gateway_trace_dlq_bytes', help: 'Size of the dead-letter queue file', registers: [registry], collect() { this.set(traceStore?.().dlqBytes ?? 0); } });
+  new client.Gauge({ name: 'gateway_trace_store_degraded', help: '1 while traces do not go straight to PostgreSQL (unreachable, queue not yet replayed, or queue not writable)', registers: [registry], collect() { this.set(traceStore?.().degraded ? 1 : 0); } });
   return {
     registry,
     observeRequest(method, route, status, seconds) {
@@ -42,6 +58,18 @@ export function createMetrics(sql: Sql, instanceId: string, poolMax: number): Me
     },
     observeTraceAppend(seconds) {
       appendLatency.observe(seconds);
+    },
+    observeTracePersisted(to, count) {
+      persisted.inc({ to }, count);
+    },
+    observeDlqReplayed(count) {
+      replayed.inc(count);
+    },
+    observeDlqSetAside(kind) {
+      setAside.inc({ kind });
+    },
+    watchTraceStore(status) {
+      traceStore = status;
     },
   };
 }

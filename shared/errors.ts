@@ -52,6 +52,7 @@ export const ERRORS = {
   mcp_scope_all_removed: { status: 400, message: 'Stop scope "all" was removed; use the project emergency stop.' },
   mcp_server_name_conflict: { status: 409, message: 'A server with this name already exists in the project.' },
   approval_not_open: { status: 409, message: 'The approval request is not open.' },
+  verify_policy_name_conflict: { status: 409, message: 'A prompt policy with this name already exists in the project.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -24,3 +24,7 @@ export const traceActionBody = z.object({
   message: 'JUSTIFIED needs a justification of at least 10 characters',
   path: ['justification'],
 });
+
+export const verifyProofBody = z.object({
+  trace_id: z.uuid(),
+}).strict();

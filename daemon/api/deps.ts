@@ -1,6 +1,7 @@
 // What route handlers may use: the database, the trace writer, configuration and the logger.
 import type { AgentActivity } from '../agents/activity.js';
 import type { Config } from '../config.js';
+import type { CheckpointKey } from '../crypto/checkpoint-key.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { RouteRequest } from '../http/types.js';
 import type { Actor } from '../project/admin-actions.js';
@@ -17,6 +18,7 @@ export interface Deps {
   readonly metrics: Metrics;
   readonly activity: AgentActivity;
   readonly secretBox: SecretBox;
+  readonly checkpointKey: CheckpointKey;
 }
 
 /** The actor of an admin action: the calling credential and the request id, for the admin log. */

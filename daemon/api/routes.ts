@@ -8,6 +8,7 @@ import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
+import { verifyRoutes } from './v1/verify.js';
 
 export function allRoutes(deps: Deps): Route[] {
   return [
@@ -17,5 +18,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...ledgerRoutes(deps),
     ...agentRoutes(deps),
     ...traceRoutes(deps),
+    ...verifyRoutes(deps),
   ];
 }

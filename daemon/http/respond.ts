@@ -2,6 +2,8 @@
 // the request id: no stack trace, SQL text or parameters ever reach a client.
 import type { ServerResponse } from 'node:http';
 import { ERRORS, GatewayError, type ErrorBody } from '../../shared/errors.js';
+import { isDatabaseUnreachable, TraceNotPersistedError } from '../ledger/dlq.js';
+import { localizedError } from '../verify/messages.js';
 import type { Reply, RequestContext } from './types.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -24,10 +26,23 @@ export async function sendReply(res: ServerResponse, reply: Reply): Promise<void
 }
 
 export function sendError(res: ServerResponse, ctx: RequestContext, err: unknown): number {
-  const known = err instanceof GatewayError ? err : null;
+  const unreachable = err instanceof TraceNotPersistedError || isDatabaseUnreachable(err);
+  if (unreachable) ctx.log.warn({ err }, 'database unreachable: refused (fail closed)');
+  if (unreachable && ctx.governance && !res.headersSent) {
+    // The decision could not be durably recorded: 503 with no body (spec, Verify).
+    const subsystems = err instanceof TraceNotPersistedError ? err.degradedSubsystems.join(',') : '';
+    res.setHeader('X-Gateway-Status', 'degraded');
+    res.setHeader('X-Gateway-Degraded-Subsystems', subsystems || 'trace_store');
+    res.setHeader('X-Gateway-Trace-Persisted', 'none');
+    sendJson(res, 503, undefined);
+    return 503;
+  }
+  const known = err instanceof GatewayError ? err : unreachable ? new GatewayError('service_unavailable') : null;
   if (!known) ctx.log.error({ err }, 'unexpected error');
   const code = known?.code ?? 'internal_error';
-  const body: ErrorBody = { error: { code, message: known?.message ?? ERRORS.internal_error.message, request_id: ctx.requestId } };
+  const english = known?.message ?? ERRORS.internal_error.message;
+  const message = ctx.locale ? localizedError(ctx.locale, code, english) : english;
+  const body: ErrorBody = { error: { code, message, request_id: ctx.requestId } };
   const status = known?.status ?? 500;
   if (res.headersSent) {
     res.destroy();

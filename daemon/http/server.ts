@@ -9,6 +9,8 @@ import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { takeRateToken } from '../project/rate-limit.js';
+import { pickLocale } from '../verify/messages.js';
+import { governanceHeaders } from './governance-headers.js';
 import { authenticate, authorize } from './auth.js';
 import { readJsonBody } from './read-body.js';
 import { sendError, sendReply } from './respond.js';
@@ -18,6 +20,8 @@ export interface HttpDeps {
   readonly sql: Sql;
   readonly log: Logger;
   readonly metrics: Metrics;
+  /** Subsystems running degraded right now (the trace store), for the governance headers. */
+  readonly degradedSubsystems: () => readonly string[];
   readonly bodyLimitBytes: number;
 }
 
@@ -47,6 +51,11 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     const routeLabel = route?.path ?? 'unmatched';
     const ctx: RequestContext = { requestId, log: deps.log.child({ reqId: requestId, route: routeLabel }), principal: null };
     res.setHeader('X-Request-Id', requestId);
+    if (route?.localized) ctx.locale = pickLocale(req.headers['accept-language']);
+    if (route?.governance) {
+      ctx.governance = true;
+      for (const [name, value] of Object.entries(governanceHeaders({ persisted: 'none', degradedSubsystems: deps.degradedSubsystems() }))) res.setHeader(name, value);
+    }
     if (closing) res.setHeader('Connection', 'close');
     let status = 500;
     try {

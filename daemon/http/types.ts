@@ -26,6 +26,10 @@ export interface RequestContext {
   readonly requestId: string;
   readonly log: Logger;
   principal: Principal | null;
+  /** Set on localized routes (verify): the language of error messages, from Accept-Language. */
+  locale?: 'en' | 'de' | 'fr';
+  /** Set on governance routes (verify, MCP proxy): a database outage is 503 with no body. */
+  governance?: boolean;
 }
 
 export interface RouteRequest {
@@ -41,7 +45,7 @@ export type Reply =
   | { readonly status: number; readonly body?: unknown; readonly headers?: Record<string, string> }
   | { readonly stream: (res: ServerResponse) => Promise<void> };
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
 export interface Route {
   readonly method: Method;
@@ -52,5 +56,9 @@ export interface Route {
   readonly allowedDuringStop?: boolean;
   /** Not counted against the project rate limit for user tokens, so an operator can always recover. */
   readonly operatorRecovery?: boolean;
+  /** Error messages follow Accept-Language (the verify endpoints). */
+  readonly localized?: boolean;
+  /** A governance response: carries the X-Gateway-* headers on every answer, refusals included. */
+  readonly governance?: boolean;
   readonly handler: (request: RouteRequest) => Promise<Reply>;
 }

@@ -7,6 +7,11 @@ import { contentHash } from '../../shared/ledger-hash.js';
 export type StreamName = 'traces' | 'admin';
 
 export interface TraceInput {
+  /**
+   * The trace's id (a lower-case UUID), when the caller must know it before the trace is in the
+   * ledger (the writer assigns one to every trace; a dead-lettered trace keeps it through replay).
+   */
+  readonly id?: string;
   readonly traceType: string;
   readonly decision: string;
   readonly reason?: string | null;
@@ -45,7 +50,7 @@ export interface BuiltEntry {
 }
 
 export function buildTrace(input: TraceInput, at: Position): BuiltEntry {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const salt = randomBytes(16);
   const header: Header = {
     id,

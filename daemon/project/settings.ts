@@ -13,9 +13,11 @@ type Row = Omit<ProjectSettings, 'included_requests' | 'monthly_base_fee_eur' | 
   included_requests: string; monthly_base_fee_eur: string; overage_eur_per_1000: string; created_at: Date; updated_at: Date;
 };
 
-function present(row: Row): ProjectSettings {
+/** Internal bookkeeping columns of the projects table that are not settings. */
+function present(row: Row & { verify_defaults_seeded?: boolean }): ProjectSettings {
+  const { verify_defaults_seeded: _internal, ...settings } = row;
   return {
-    ...row,
+    ...settings,
     included_requests: Number(row.included_requests),
     monthly_base_fee_eur: Number(row.monthly_base_fee_eur),
     overage_eur_per_1000: Number(row.overage_eur_per_1000),

@@ -59,7 +59,7 @@ t.test('an unexpected error is a 500 internal_error with no stack, SQL or messag
     method: 'GET', path: '/sql-boom', auth: 'public',
     async handler() { await sql`select * from no_such_table`; return { status: 200 }; },
   }];
-  const server = createServer(routes, { sql, log, metrics: createMetrics(sql, 'x', 1), bodyLimitBytes: 1000 });
+  const server = createServer(routes, { sql, log, metrics: createMetrics(sql, 'x', 1), bodyLimitBytes: 1000, degradedSubsystems: () => [] });
   await new Promise<void>((r) => server.server.listen(0, '127.0.0.1', r));
   t.teardown(() => server.close(1000));
   const port = (server.server.address() as { port: number }).port;

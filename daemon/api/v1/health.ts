@@ -1,4 +1,5 @@
-// GET /healthz (no credentials) and GET /metrics (Prometheus text format).
+// GET /healthz (no credentials) and GET /metrics (Prometheus text format). /healthz names a
+// degraded subsystem (the trace store while traces go to the dead-letter queue) without failing.
 import type { Route } from '../../http/types.js';
 import type { Deps } from '../deps.js';
 
@@ -19,8 +20,11 @@ export function healthRoutes(deps: Deps): Route[] {
     {
       method: 'GET', path: '/healthz', auth: 'public',
       async handler() {
-        if (await databaseUp(deps)) return { status: 200, body: { status: 'ok' } };
-        return { status: 503, body: { status: 'unavailable', failing: ['database'] } };
+        const up = await databaseUp(deps);
+        const degraded = deps.writer.degradedSubsystems();
+        if (!up) return { status: 503, body: { status: 'unavailable', failing: ['database'], ...(degraded.length > 0 ? { degraded } : {}) } };
+        if (degraded.length > 0) return { status: 200, body: { status: 'degraded', degraded } };
+        return { status: 200, body: { status: 'ok' } };
       },
     },
     {

@@ -1,9 +1,14 @@
 // Ledger reads for operators: re-verify a whole chain, and read the admin-action log (optionally
 // as OCSF events for a SIEM).
 import { z } from 'zod';
+import { verifyProofBody } from '../../../shared/trace-schemas.js';
+import { verifierKey } from '../../../shared/signed-note.js';
+import { GatewayError } from '../../../shared/errors.js';
 import { parseInput } from '../../http/validate.js';
 import type { Route } from '../../http/types.js';
+import { latestCheckpoint } from '../../ledger/checkpoints.js';
 import { verifyChain } from '../../ledger/verify-chain.js';
+import { verifyProof } from '../../ledger/verify-proof.js';
 import { toOcsf } from '../../project/admin-actions.js';
 import type { Deps } from '../deps.js';
 
@@ -21,6 +26,28 @@ export function ledgerRoutes(deps: Deps): Route[] {
       async handler(r) {
         const q = parseInput(chainQuery, Object.fromEntries(r.query));
         return { status: 200, body: await verifyChain(deps.sql, r.principal.projectId, q.stream) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/verify-proof', auth: 'viewer',
+      async handler(r) {
+        const body = parseInput(verifyProofBody, r.body);
+        const report = await verifyProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
+        if (!report) throw new GatewayError('not_found');
+        return { status: 200, body: report };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/ledger/checkpoint', auth: 'viewer',
+      async handler(r) {
+        const cp = await latestCheckpoint(deps.sql, r.principal.projectId);
+        return {
+          status: 200,
+          body: {
+            vkey: verifierKey(deps.checkpointKey),
+            checkpoint: cp && { tree_size: cp.tree_size, root: cp.root.toString('base64'), note: cp.note, created_at: cp.created_at.toISOString() },
+          },
+        };
       },
     },
     {

@@ -1,0 +1,113 @@
+// /api/v1/verify and what belongs to it: prompt policies (reads any role, writes Admin), the
+// field-role registry of structured input (reads any role, writes Admin), and approvals (reads any
+// role, decisions by an Admin user token).
+import { GatewayError } from '../../../shared/errors.js';
+import { isTraceId } from '../../traces/query.js';
+import { approvalDecideBody, fieldRolesBody, policyCreateBody, policyPatchBody } from '../../../shared/verify-policy-schemas.js';
+import { verifyRequestBody } from '../../../shared/verify-request-schema.js';
+import { approvalOfTrace, decideApproval, listOpen } from '../../approvals/store.js';
+import type { Route } from '../../http/types.js';
+import { parseInput } from '../../http/validate.js';
+import { governanceHeaders } from '../../http/governance-headers.js';
+import { appendAdmin } from '../../ledger/append.js';
+import { adminEntry } from '../../project/admin-actions.js';
+import { runVerify } from '../../verify/pipeline.js';
+import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../verify/policies.js';
+import { actorOf, type Deps } from '../deps.js';
+
+export function verifyRoutes(deps: Deps): Route[] {
+  return [
+    {
+      method: 'POST', path: '/api/v1/verify', auth: 'viewer', localized: true, governance: true,
+      async handler(r) {
+        const body = parseInput(verifyRequestBody, r.body);
+        const outcome = await runVerify(deps, r.principal.projectId, body, r.ctx.locale ?? 'en');
+        return { status: outcome.status, body: outcome.body, headers: governanceHeaders(outcome.written) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/verify/policies', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { policies: await listPolicies(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/verify/policies', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(policyCreateBody, r.body);
+        return { status: 201, body: await createPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/verify/policies/:id', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: await getPolicy(deps.sql, r.principal.projectId, r.params.id!) };
+      },
+    },
+    {
+      method: 'PATCH', path: '/api/v1/verify/policies/:id', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(policyPatchBody, r.body);
+        return { status: 200, body: await updatePolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'DELETE', path: '/api/v1/verify/policies/:id', auth: 'admin',
+      async handler(r) {
+        const deleted = await deletePolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r));
+        return { status: 200, body: { id: deleted.id, deleted: true } };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/verify/field-roles/:tool', auth: 'viewer',
+      async handler(r) {
+        const rows = await deps.sql<{ field: string; role: string }[]>`
+          select field, role from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${r.params.tool!} order by field`;
+        if (rows.length === 0) throw new GatewayError('not_found', 'This tool is not in the field-role registry.');
+        return { status: 200, body: { tool_name: r.params.tool, fields: Object.fromEntries(rows.map((x) => [x.field, x.role])) } };
+      },
+    },
+    {
+      method: 'PUT', path: '/api/v1/verify/field-roles/:tool', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(fieldRolesBody, r.body);
+        const tool = r.params.tool!;
+        if (tool.length > 200) throw new GatewayError('validation_error', 'Invalid request: tool: at most 200 characters');
+        await deps.sql.begin(async (tx) => {
+          await tx`delete from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${tool}`;
+          const rows = Object.entries(body.fields).map(([field, role]) => ({ project_id: r.principal.projectId, tool_name: tool, field, role }));
+          await tx`insert into verify_field_roles ${tx(rows)}`;
+          await appendAdmin(tx, r.principal.projectId, [adminEntry(actorOf(r), {
+            action: 'verify.field_roles.set', activity: 'update', targetType: 'field_roles', targetId: tool, details: { fields: body.fields },
+          })]);
+        });
+        return { status: 200, body: { tool_name: tool, fields: body.fields } };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/approvals', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { approvals: await listOpen(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/approvals/status', auth: 'viewer',
+      async handler(r) {
+        const traceId = r.query.get('trace_id') ?? '';
+        if (!isTraceId(traceId)) throw new GatewayError('validation_error', 'Invalid request: trace_id: a trace id (UUID) is required');
+        const a = await approvalOfTrace(deps.sql, r.principal.projectId, traceId);
+        return {
+          status: 200,
+          body: { trace_id: traceId, approval_id: a.id, status: a.status, expires_at: a.expires_at, decided_at: a.decided_at, decided_by: a.decided_by, comment: a.comment },
+        };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/approvals/:id/decide', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(approvalDecideBody, r.body);
+        return { status: 200, body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,152 @@
+// The approval store, shared by verify (REQUIRE_APPROVAL prompts) and the MCP proxy (held tool
+// calls). An approval is bound to the canonical hash of exactly what it was requested for, is open
+// while PENDING and unexpired, is decided once by a person (an Admin user token), and is used at
+// most once. Expiry is read from expires_at, so an expired approval is never usable even before
+// anything marks it. The project emergency stop ends every open approval (CANCELLED) in its own
+// transaction.
+import { createId } from '@paralleldrive/cuid2';
+import { GatewayError } from '../../shared/errors.js';
+import type { Sql, Tx } from '../db/connect.js';
+import { appendAdmin, appendTraces } from '../ledger/append.js';
+import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
+import { onStopSet } from '../project/emergency-stop.js';
+
+export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'DENIED' | 'EXPIRED' | 'USED' | 'CANCELLED';
+
+export interface Approval {
+  readonly id: string;
+  readonly kind: 'verify' | 'mcp';
+  readonly trace_id: string | null;
+  readonly server_id: string | null;
+  readonly tool_name: string | null;
+  readonly agent_id: string | null;
+  readonly arguments_hash: string;
+  readonly status: ApprovalStatus;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly decided_at: string | null;
+  readonly decided_by: string | null;
+  readonly comment: string | null;
+}
+
+interface Row {
+  id: string; kind: 'verify' | 'mcp'; trace_id: string | null; server_id: string | null; tool_name: string | null;
+  agent_id: string | null; arguments_hash: string; status: ApprovalStatus; created_at: Date; expires_at: Date;
+  decided_at: Date | null; decided_by: string | null; comment: string | null;
+}
+
+function present(row: Row, now = new Date()): Approval {
+  const expired = row.status === 'PENDING' && row.expires_at <= now;
+  return {
+    id: row.id, kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name,
+    agent_id: row.agent_id, arguments_hash: row.arguments_hash, status: expired ? 'EXPIRED' : row.status,
+    created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString(),
+    decided_at: row.decided_at?.toISOString() ?? null, decided_by: row.decided_by, comment: row.comment,
+  };
+}
+
+export interface NewApproval {
+  readonly kind: 'verify' | 'mcp';
+  readonly traceId?: string | null;
+  readonly serverId?: string | null;
+  readonly toolName?: string | null;
+  readonly agentId?: string | null;
+  readonly argumentsHash: string;
+  readonly ttlSeconds: number;
+}
+
+export async function createApproval(tx: Tx | Sql, projectId: string, a: NewApproval): Promise<Approval> {
+  const [row] = await tx<Row[]>`
+    insert into approvals (id, project_id, kind, trace_id, server_id, tool_name, agent_id, arguments_hash, status, expires_at)
+    values (${createId()}, ${projectId}, ${a.kind}, ${a.traceId ?? null}, ${a.serverId ?? null}, ${a.toolName ?? null},
+            ${a.agentId ?? null}, ${a.argumentsHash}, 'PENDING', now() + ${a.ttlSeconds + ' seconds'}::interval)
+    returning *`;
+  return present(row!);
+}
+
+/** Open approvals held for one agent (the MCP proxy refuses past a threshold). */
+export async function openCountForAgent(sql: Sql | Tx, projectId: string, agentId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from approvals
+    where project_id = ${projectId} and agent_id = ${agentId} and status = 'PENDING' and expires_at > now()`;
+  return row!.n;
+}
+
+export async function listOpen(sql: Sql, projectId: string): Promise<Approval[]> {
+  const rows = await sql<Row[]>`
+    select * from approvals where project_id = ${projectId} and status = 'PENDING' and expires_at > now()
+    order by created_at, id limit 1000`;
+  return rows.map((r) => present(r));
+}
+
+export async function getApproval(sql: Sql | Tx, projectId: string, id: string): Promise<Approval> {
+  const [row] = await sql<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id}`;
+  if (!row) throw new GatewayError('not_found', 'No approval request with this id.');
+  return present(row);
+}
+
+/** The approval a PENDING_APPROVAL verify created, by its trace. */
+export async function approvalOfTrace(sql: Sql, projectId: string, traceId: string): Promise<Approval> {
+  const [row] = await sql<Row[]>`select * from approvals where project_id = ${projectId} and trace_id = ${traceId} order by created_at desc limit 1`;
+  if (!row) throw new GatewayError('not_found', 'No approval request for this trace.');
+  return present(row);
+}
+
+/**
+ * Decides an open approval: only a person (a user token; the route requires Admin) may, once.
+ * The decision is a trace (APPROVAL) and an admin-log entry, in the same transaction.
+ */
+export async function decideApproval(sql: Sql, projectId: string, id: string, approved: boolean, comment: string | null, actor: Actor): Promise<Approval> {
+  if (!actor.principal?.userId) throw new GatewayError('mcp_release_author_unresolved');
+  return sql.begin(async (tx) => {
+    const [row] = await tx<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id} for update`;
+    if (!row) throw new GatewayError('not_found', 'No approval request with this id.');
+    if (present(row).status !== 'PENDING') throw new GatewayError('approval_not_open');
+    const status: ApprovalStatus = approved ? 'APPROVED' : 'DENIED';
+    const [updated] = await tx<Row[]>`
+      update approvals set status = ${status}, decided_at = now(), decided_by = ${actorLabel(actor)}, comment = ${comment}
+      where id = ${id} returning *`;
+    await appendTraces(tx, projectId, [{
+      traceType: 'APPROVAL',
+      decision: approved ? 'PASSED' : 'BLOCKED',
+      actionName: approved ? 'approval.approve' : 'approval.deny',
+      reason: `approval ${id} ${approved ? 'approved' : 'denied'} by ${actorLabel(actor)}`,
+      agentId: row.agent_id,
+      content: {
+        approval_id: id, kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name,
+        arguments_hash: row.arguments_hash, approved, comment, decided_by: actorLabel(actor), request_id: actor.requestId,
+      },
+    }]);
+    await appendAdmin(tx, projectId, [adminEntry(actor, {
+      action: approved ? 'approval.approve' : 'approval.deny', activity: 'update', targetType: 'approval', targetId: id,
+      details: { kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name },
+    })]);
+    return present(updated!);
+  });
+}
+
+/**
+ * Uses an APPROVED, unexpired approval for exactly the arguments it was decided for; marks it
+ * USED in the caller's transaction. False when there is none to use.
+ */
+export async function consumeApproval(tx: Tx, projectId: string, id: string, argumentsHash: string): Promise<boolean> {
+  const rows = await tx`
+    update approvals set status = 'USED', used_at = now()
+    where project_id = ${projectId} and id = ${id} and status = 'APPROVED' and arguments_hash = ${argumentsHash} and expires_at > now()
+    returning id`;
+  return rows.length === 1;
+}
+
+let stopHookRegistered = false;
+
+/** "Open approvals end" when the project emergency stop is set (registered once per process). */
+export function registerStopHook(): void {
+  if (stopHookRegistered) return;
+  stopHookRegistered = true;
+  onStopSet(async (tx, projectId) => {
+    const ended = await tx`
+      update approvals set status = 'CANCELLED', decided_at = now(), decided_by = 'system', comment = 'ended by the project emergency stop'
+      where project_id = ${projectId} and status = 'PENDING' and expires_at > now() returning id`;
+    return { approvals_ended: ended.length };
+  });
+}

@@ -1,0 +1,265 @@
+// Secrets in text: the rule set of secret-rules.ts (gitleaks' rules plus ours), each rule compiled
+// once into RE2 at load and run only around occurrences of its keywords, then filtered as gitleaks
+// filters: entropy floor on the secret, digit for generic rules, allow-lists, stop-words.
+import { RE2 } from 're2-wasm';
+import { z } from 'zod';
+import { lowerSameLength, re2Matches, wellFormed, WordAutomaton } from './keywords.js';
+import type { Re2Match } from './keywords.js';
+import { DROPPED_RULES, GLOBAL_ALLOW, SECRET_RULES } from './secret-rules.js';
+import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rules.js';
+import type { Detector, Finding } from './types.js';
+
+interface CompiledAllow { readonly target: AllowTarget; readonly regex: RE2 | null; readonly stopwords: readonly string[] }
+interface CompiledRule {
+  readonly rule: SecretRule;
+  /** Finds matches, without submatches. */
+  readonly re: RE2;
+  /** Splits one match into its groups; compiled on the first match. See secretOf. */
+  tail?: RE2;
+  readonly allow: readonly CompiledAllow[];
+}
+
+/** An allow-list's regexes as one alternation: one RE2 call per candidate instead of one per regex. */
+function compileAllow(list: SecretAllowList): CompiledAllow {
+  const regexes = list.regexes ?? [];
+  const regex = regexes.length === 0 ? null : new RE2(regexes.map((r) => `(?:${r})`).join('|'), 'u');
+  return { target: list.target ?? 'secret', regex, stopwords: list.stopwords ?? [] };
+}
+
+// re2-wasm compiles slowly (30-400 ms a rule, ~10 s for the set), so a rule is compiled the first
+// time its keyword occurs, or ahead of traffic by warmSecretRules() at boot; never twice.
+const COMPILED: Array<CompiledRule | null | undefined> = new Array(SECRET_RULES.length);
+const DROPPED: Array<{ id: string; why: string }> = [...DROPPED_RULES];
+
+function compiledRule(i: number): CompiledRule | null {
+  let c = COMPILED[i];
+  if (c !== undefined) return c;
+  const rule = SECRET_RULES[i]!;
+  try {
+    c = { rule, re: new RE2(rule.regex, 'u'), allow: (rule.allow ?? []).map(compileAllow) };
+  } catch (err) {
+    c = null;
+    DROPPED.push({ id: rule.id, why: `RE2 refused it: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  COMPILED[i] = c;
+  return c;
+}
+
+const GLOBAL = compileAllow(GLOBAL_ALLOW);
+
+export interface SecretRulesReport { readonly compiled: number; readonly dropped: ReadonlyArray<{ id: string; why: string }> }
+
+function report(): SecretRulesReport {
+  return { compiled: COMPILED.filter((c) => c !== undefined && c !== null).length, dropped: [...DROPPED] };
+}
+
+/** Compiles every rule now; the count compiled and every rule left out, with the reason. */
+export function compileSecretRules(): SecretRulesReport {
+  SECRET_RULES.forEach((_, i) => compiledRule(i));
+  return report();
+}
+
+/** The same, one rule per turn of the event loop, for boot. */
+export async function warmSecretRules(): Promise<SecretRulesReport> {
+  for (let i = 0; i < SECRET_RULES.length; i++) {
+    compiledRule(i);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return report();
+}
+
+const KNOWN_IDS = new Set(SECRET_RULES.map((r) => r.id));
+
+const SecretsConfigSchema = z.object({
+  /** Rule ids (gitleaks' where they come from gitleaks) not to run. */
+  disabled_rules: z.array(z.string()).max(500).default([])
+    .refine((ids) => ids.every((id) => KNOWN_IDS.has(id)), { message: 'disabled_rules: unknown rule id' }),
+  /** Exact values never reported, e.g. a project's published test key. */
+  allow_values: z.array(z.string().min(1).max(4096)).max(1000).default([]),
+}).strict();
+export type SecretsConfig = z.output<typeof SecretsConfigSchema>;
+
+const DEFAULT_SPAN: readonly [number, number] = [128, 512];
+const MERGE_GAP = 256;
+const SNAP = 1024;
+const HIT_CAP = 256;
+const MATCHES_PER_WINDOW = 200;
+const MAX_FINDINGS = 1000;
+
+const KEYWORDS = [...new Set(SECRET_RULES.flatMap((r) => r.keywords))];
+const AUTOMATON = new WordAutomaton(KEYWORDS);
+const RULE_KEYWORDS = SECRET_RULES.map((r) => r.keywords.map((k) => KEYWORDS.indexOf(k)));
+
+/** Keyword positions in the lower-cased text, all keywords in one pass; null: more than HIT_CAP hits. */
+class KeywordHits {
+  private readonly hits: Array<number[] | null> = KEYWORDS.map(() => []);
+  constructor(lower: string) {
+    AUTOMATON.scan(lower, (k, end) => {
+      const list = this.hits[k];
+      if (list === null || list === undefined) return;
+      if (list.length === HIT_CAP) this.hits[k] = null;
+      else list.push(end - KEYWORDS[k]!.length);
+    });
+  }
+
+  /** Sorted positions of the rule's keywords; null means "everywhere" (scan the whole text). */
+  positions(rule: number): number[] | null {
+    const all: number[] = [];
+    for (const k of RULE_KEYWORDS[rule]!) {
+      const hits = this.hits[k];
+      if (hits === null) return null;
+      all.push(...hits!);
+    }
+    return all.sort((a, b) => a - b);
+  }
+}
+
+const SPACE = /\s/;
+
+// A window edge sits on whitespace, so `\b`, `^` and `$` at the edge mean what they mean in the text.
+function snapBack(text: string, at: number): number {
+  for (let i = at, stop = Math.max(0, at - SNAP); i > stop; i--) if (SPACE.test(text[i]!)) return i;
+  return at - SNAP <= 0 ? 0 : at;
+}
+function snapForward(text: string, at: number): number {
+  for (let i = at, stop = Math.min(text.length, at + SNAP); i < stop; i++) if (SPACE.test(text[i]!)) return i + 1;
+  return at + SNAP >= text.length ? text.length : at;
+}
+
+/** Merged [from, to) ranges around keyword positions. */
+function windows(text: string, positions: readonly number[] | null, span: readonly [number, number]): Array<[number, number]> {
+  if (positions === null) return [[0, text.length]];
+  const out: Array<[number, number]> = [];
+  for (const p of positions) {
+    const from = snapBack(text, Math.max(0, p - span[0]));
+    const to = snapForward(text, Math.min(text.length, p + span[1]));
+    const last = out[out.length - 1];
+    if (last !== undefined && from <= last[1] + MERGE_GAP) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+export function shannonEntropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+interface Candidate { readonly start: number; readonly end: number; readonly secret: string; readonly match: string; readonly line: string }
+
+/** Does the pattern have a capturing group? (Skips escapes and character classes.) */
+function capturing(source: string): boolean {
+  for (let i = 0, inClass = false; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') { inClass = true; if (source[i + 1] === '^') i++; if (source[i + 1] === ']') i++; }
+    else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
+  }
+  return false;
+}
+
+/** Counted repeats wider than a few characters become open: the same parses of a known match, a fraction of the NFA work. */
+function relax(source: string): string {
+  return source.replace(/\{(\d+),(\d+)\}/g, (all, m: string, n: string) => (Number(n) - Number(m) > 5 ? `{${m},}` : all));
+}
+
+/**
+ * The secret inside a match: the rule's group, else the first group that took part, else the match.
+ * The match is found without submatches; its groups come from the same pattern anchored to the
+ * matched text, with wide counted repeats opened up (an identical split but for pathological runs).
+ */
+function secretOf(c: CompiledRule, whole: string): { secret: string; offset: number } {
+  if (c.rule.secretGroup === 0 || !capturing(c.rule.regex)) return { secret: whole, offset: 0 };
+  c.tail ??= new RE2(`^(?:${relax(c.rule.regex)})$`, 'u');
+  const groups = re2Matches(c.tail, whole, 1)[0]?.groups ?? [whole];
+  const group = c.rule.secretGroup ?? groups.findIndex((g, i) => i > 0 && g !== undefined && g !== '');
+  const secret = group > 0 ? groups[group] ?? '' : whole;
+  // RE2 reports no group offsets; a secret ends its match save for a closing delimiter, so search from the end.
+  return { secret, offset: group > 0 ? Math.max(0, whole.lastIndexOf(secret)) : 0 };
+}
+
+function candidate(text: string, from: number, m: Re2Match, c: CompiledRule): Candidate {
+  const whole = m.groups[0] ?? '';
+  const { secret, offset } = secretOf(c, whole);
+  const start = from + m.start + offset;
+  const lineStart = text.lastIndexOf('\n', from + m.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', from + m.end);
+  return { start, end: start + secret.length, secret, match: whole, line: text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd) };
+}
+
+function allowed(c: Candidate, lists: readonly CompiledAllow[]): boolean {
+  const lower = c.secret.toLowerCase();
+  if (lists.some((list) => list.stopwords.some((w) => lower.includes(w)))) return true;
+  return lists.some((list) => list.regex?.test(list.target === 'match' ? c.match : list.target === 'line' ? c.line : c.secret) === true);
+}
+
+function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<string>, lists: readonly CompiledAllow[]): boolean {
+  if (c.secret === '' || allowValues.has(c.secret)) return false;
+  if (rule.entropy !== undefined) {
+    if (shannonEntropy(c.secret) <= rule.entropy) return false;
+    if (rule.requireDigit === true && !/\d/.test(c.secret)) return false;
+  }
+  return !allowed(c, lists) && !allowed(c, [GLOBAL]);
+}
+
+function scanRule(text: string, hits: KeywordHits, i: number, allowValues: ReadonlySet<string>, out: Finding[]): void {
+  const positions = hits.positions(i);
+  if (positions !== null && positions.length === 0) return;
+  const compiled = compiledRule(i);
+  if (compiled === null) return;
+  const { rule, re, allow } = compiled;
+  const span = rule.span ?? DEFAULT_SPAN;
+  // A rule's match lies within its span of a keyword, so a search needs to see little more than that.
+  const lookahead = Math.max(1024, 2 * (span[0] + span[1]));
+  for (const [from, to] of windows(text, positions, span)) {
+    for (const m of re2Matches(re, text.slice(from, to), MATCHES_PER_WINDOW, false, lookahead)) {
+      const c = candidate(text, from, m, compiled);
+      if (!accepted(c, rule, allowValues, allow)) continue;
+      out.push({ detector: 'secrets', entity: rule.entity, start: c.start, end: c.end, score: rule.score, rule: rule.id });
+    }
+  }
+}
+
+const GENERIC_IDS = new Set(SECRET_RULES.filter((r) => r.generic === true).map((r) => r.id));
+const ORDER = new Map(SECRET_RULES.map((r, i) => [r.id, i]));
+
+/** Does finding g make f redundant? Vendor rules beat generic ones; among generic ones, rule order decides. */
+function supersedes(g: Finding, f: Finding): boolean {
+  if (g === f || g.start >= f.end || f.start >= g.end) return false;
+  const gGeneric = GENERIC_IDS.has(g.rule!);
+  const fGeneric = GENERIC_IDS.has(f.rule!);
+  if (gGeneric !== fGeneric) return fGeneric;
+  if (fGeneric) return ORDER.get(g.rule!)! < ORDER.get(f.rule!)!;
+  const contains = g.start <= f.start && f.end <= g.end;
+  const longer = g.end - g.start > f.end - f.start;
+  return contains && g.entity === f.entity && (longer || ORDER.get(g.rule!)! < ORDER.get(f.rule!)!);
+}
+
+/** One finding per secret. */
+function dedupe(findings: Finding[]): Finding[] {
+  return findings.filter((f) => !findings.some((g) => supersedes(g, f))).sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+export const secretsDetector: Detector<SecretsConfig> = {
+  name: 'secrets',
+  parseConfig: (config) => SecretsConfigSchema.parse(config ?? {}),
+  detect(text, config) {
+    if (text.length === 0) return [];
+    const safe = wellFormed(text);
+    const hits = new KeywordHits(lowerSameLength(safe));
+    const disabled = new Set(config.disabled_rules);
+    const allowValues = new Set(config.allow_values);
+    const out: Finding[] = [];
+    for (let i = 0; i < SECRET_RULES.length && out.length < MAX_FINDINGS; i++) {
+      if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
+    }
+    return dedupe(out).slice(0, MAX_FINDINGS);
+  },
+};

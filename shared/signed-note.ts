@@ -1,0 +1,229 @@
+// C2SP signed notes (https://c2sp.org/signed-note) with Ed25519 keys, and the tlog-checkpoint
+// body they carry (https://c2sp.org/tlog-checkpoint): what the daemon signs over a project's
+// Merkle root, and what gatewayctl checks offline. Verifier keys use the Go note package's text
+// form, "<name>+<hex key id>+<base64(0x01 || public key)>", so Go tooling can check our notes.
+import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+
+/** Raised for malformed input to the parsers and for invalid arguments to the formatters. */
+export class NoteError extends Error {
+  override name = 'NoteError';
+}
+
+export interface Checkpoint {
+  readonly origin: string;
+  /** Tree size; only sizes up to Number.MAX_SAFE_INTEGER are accepted. */
+  readonly size: number;
+  readonly root: Buffer;
+  /** Opaque non-empty lines after the root; NOT RECOMMENDED by the spec, kept for parsing. */
+  readonly extensions?: readonly string[];
+}
+
+export interface NoteSigner {
+  readonly name: string;
+  /** An Ed25519 private key. */
+  readonly privateKey: KeyObject;
+}
+
+export interface NoteVerifier {
+  readonly name: string;
+  /** An Ed25519 public key (a private key is accepted and its public half used). */
+  readonly publicKey: KeyObject;
+}
+
+export interface ParsedVerifierKey extends NoteVerifier {
+  /** Eight lower-case hex digits. */
+  readonly keyId: string;
+}
+
+export interface SignedNote {
+  readonly note: string;
+  /** Key ID of the signature just added, eight lower-case hex digits. */
+  readonly keyId: string;
+}
+
+export type NoteFailure = 'malformed' | 'no_signature' | 'bad_signature';
+export type NoteVerdict = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: NoteFailure; readonly detail: string };
+
+const SIG_PREFIX = '\u2014 ';
+const ALG_ED25519 = 0x01;
+const ROOT_SIZE = 32;
+const MAX_SIGNATURES = 100; // the spec asks verifiers to accept at least 16
+// Control characters other than newline; a note may contain none of them.
+const CONTROL = /[\x00-\x09\x0b-\x1f]/;
+
+export function formatCheckpoint(cp: Checkpoint): string {
+  if (typeof cp.origin !== 'string' || cp.origin === '' || /[\x00-\x1f]/.test(cp.origin)) throw new NoteError('checkpoint origin must be one non-empty line');
+  if (!Number.isSafeInteger(cp.size) || cp.size < 0) throw new NoteError(`checkpoint size ${cp.size} is not a safe non-negative integer`);
+  if (!Buffer.isBuffer(cp.root) || cp.root.length !== ROOT_SIZE) throw new NoteError(`checkpoint root must be a ${ROOT_SIZE}-byte Buffer`);
+  const extensions = cp.extensions ?? [];
+  if (extensions.some((line) => line === '' || /[\x00-\x1f]/.test(line))) throw new NoteError('checkpoint extension lines must be non-empty single lines');
+  return [cp.origin, String(cp.size), cp.root.toString('base64'), ...extensions].join('\n') + '\n';
+}
+
+/** Parses a checkpoint body (the text of a verified note); throws NoteError when it is not one. */
+export function parseCheckpoint(body: string): Checkpoint {
+  if (typeof body !== 'string' || !body.endsWith('\n') || CONTROL.test(body)) throw new NoteError('a checkpoint is newline-terminated text without control characters');
+  const [origin, size, root, ...extensions] = body.slice(0, -1).split('\n');
+  if (!origin || size === undefined || root === undefined) throw new NoteError('a checkpoint has an origin, a size and a root line');
+  if (!/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new NoteError(`checkpoint size ${JSON.stringify(size)} is not a decimal safe integer`);
+  const rootHash = decodeBase64(root);
+  if (rootHash === null || rootHash.length !== ROOT_SIZE) throw new NoteError(`checkpoint root is not the base64 of ${ROOT_SIZE} bytes`);
+  if (extensions.some((line) => line === '')) throw new NoteError('checkpoint extension lines must be non-empty');
+  return { origin, size: Number(size), root: rootHash, extensions };
+}
+
+/** Signs a note body (text ending in a newline) with one key. */
+export function signNote(body: string, signer: NoteSigner): SignedNote {
+  if (typeof body !== 'string' || !body.endsWith('\n')) throw new NoteError('a note body must end with a newline');
+  if (CONTROL.test(body) || !isWellFormed(body)) throw new NoteError('a note body must be well-formed text without control characters');
+  const line = signatureLine(body, signer);
+  return { note: `${body}\n${line.text}`, keyId: line.keyId };
+}
+
+/** Adds one more signature to a signed note, replacing any earlier one by the same key. */
+export function addSignature(note: string, signer: NoteSigner): SignedNote {
+  const parsed = openNote(note);
+  if (!parsed.ok) throw new NoteError(`cannot add a signature to a malformed note: ${parsed.detail}`);
+  const line = signatureLine(parsed.body, signer);
+  const kept = parsed.signatures.filter((s) => s.name !== signer.name || s.keyId.toString('hex') !== line.keyId);
+  return { note: `${parsed.body}\n${kept.map((s) => s.line + '\n').join('')}${line.text}`, keyId: line.keyId };
+}
+
+/**
+ * Checks a note against one key. Signatures by other keys are ignored (the spec requires it);
+ * every signature that names this key must verify; at least one must be present.
+ */
+export function verifyNote(note: string | Uint8Array, key: NoteVerifier): NoteVerdict {
+  const text = typeof note === 'string' ? note : decodeUtf8(note);
+  if (text === null) return { ok: false, reason: 'malformed', detail: 'the note is not valid UTF-8' };
+  const parsed = openNote(text);
+  if (!parsed.ok) return { ok: false, reason: 'malformed', detail: parsed.detail };
+  const publicKey = ed25519Public(key.publicKey);
+  const id = keyIdOf(key.name, publicKey);
+  const mine = parsed.signatures.filter((s) => s.name === key.name && s.keyId.equals(id));
+  if (mine.length === 0) return { ok: false, reason: 'no_signature', detail: `no signature by ${key.name}+${id.toString('hex')}` };
+  const message = Buffer.from(parsed.body, 'utf8');
+  for (const s of mine) {
+    if (s.signature.length !== 64 || !verify(null, message, publicKey, s.signature)) {
+      return { ok: false, reason: 'bad_signature', detail: `the signature by ${key.name}+${id.toString('hex')} does not verify` };
+    }
+  }
+  return { ok: true, body: parsed.body };
+}
+
+/** The Go note package's verifier key for a name and an Ed25519 public key. */
+export function verifierKey(key: NoteVerifier): string {
+  if (!isValidName(key.name)) throw new NoteError(`invalid key name ${JSON.stringify(key.name)}`);
+  const publicKey = ed25519Public(key.publicKey);
+  const encoded = Buffer.concat([Buffer.from([ALG_ED25519]), rawPublicKey(publicKey)]).toString('base64');
+  return `${key.name}+${keyIdOf(key.name, publicKey).toString('hex')}+${encoded}`;
+}
+
+/** Parses a verifier key; throws NoteError unless it is a well-formed Ed25519 key whose ID matches. */
+export function parseVerifierKey(vkey: string): ParsedVerifierKey {
+  const first = vkey.indexOf('+');
+  const second = vkey.indexOf('+', first + 1);
+  if (first < 0 || second < 0) throw new NoteError('a verifier key is <name>+<key id>+<key>');
+  const name = vkey.slice(0, first);
+  const idHex = vkey.slice(first + 1, second);
+  const encoded = decodeBase64(vkey.slice(second + 1));
+  if (!isValidName(name) || !/^[0-9a-fA-F]{8}$/.test(idHex) || encoded === null || encoded.length === 0) throw new NoteError('malformed verifier key');
+  if (!createHash('sha256').update(name, 'utf8').update('\n').update(encoded).digest().subarray(0, 4).equals(Buffer.from(idHex, 'hex'))) {
+    throw new NoteError('the verifier key ID does not match its name and key');
+  }
+  if (encoded[0] !== ALG_ED25519) throw new NoteError(`unknown signature type 0x${encoded[0]!.toString(16).padStart(2, '0')}`);
+  if (encoded.length !== 33) throw new NoteError('an Ed25519 verifier key holds 32 bytes');
+  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: encoded.subarray(1).toString('base64url') }, format: 'jwk' });
+  return { name, keyId: idHex.toLowerCase(), publicKey };
+}
+
+/** SHA-256(name || 0x0A || 0x01 || public key)[:4], as eight hex digits. */
+export function keyId(name: string, publicKey: KeyObject): string {
+  return keyIdOf(name, ed25519Public(publicKey)).toString('hex');
+}
+
+interface SignatureLine {
+  readonly line: string;
+  readonly name: string;
+  readonly keyId: Buffer;
+  readonly signature: Buffer;
+}
+
+type OpenedNote = { ok: true; body: string; signatures: SignatureLine[] } | { ok: false; detail: string };
+
+// Splits a note at its last blank line and parses every signature line, verifying none.
+function openNote(note: string): OpenedNote {
+  if (CONTROL.test(note)) return { ok: false, detail: 'the note contains control characters' };
+  if (!isWellFormed(note)) return { ok: false, detail: 'the note is not well-formed Unicode' };
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0) return { ok: false, detail: 'no blank line separates the text from the signatures' };
+  const lines = note.slice(split + 2).split('\n');
+  if (lines.pop() !== '') return { ok: false, detail: 'the last signature line lacks its newline' };
+  if (lines.length === 0) return { ok: false, detail: 'no signature lines' };
+  if (lines.length > MAX_SIGNATURES) return { ok: false, detail: `more than ${MAX_SIGNATURES} signatures` };
+  const signatures: SignatureLine[] = [];
+  for (const line of lines) {
+    const parsed = parseSignatureLine(line);
+    if (parsed === null) return { ok: false, detail: `malformed signature line ${JSON.stringify(line)}` };
+    signatures.push(parsed);
+  }
+  return { ok: true, body: note.slice(0, split + 1), signatures };
+}
+
+function parseSignatureLine(line: string): SignatureLine | null {
+  if (!line.startsWith(SIG_PREFIX)) return null;
+  const rest = line.slice(SIG_PREFIX.length);
+  const space = rest.indexOf(' ');
+  if (space < 0) return null;
+  const name = rest.slice(0, space);
+  const blob = decodeBase64(rest.slice(space + 1));
+  if (!isValidName(name) || blob === null || blob.length < 5) return null;
+  return { line, name, keyId: blob.subarray(0, 4), signature: blob.subarray(4) };
+}
+
+function signatureLine(body: string, signer: NoteSigner): { text: string; keyId: string } {
+  if (!isValidName(signer.name)) throw new NoteError(`invalid key name ${JSON.stringify(signer.name)}`);
+  const { privateKey } = signer;
+  if (privateKey?.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519') throw new NoteError('the signing key must be an Ed25519 private key');
+  const id = keyIdOf(signer.name, createPublicKey(privateKey));
+  const signature = sign(null, Buffer.from(body, 'utf8'), privateKey);
+  return { text: `${SIG_PREFIX}${signer.name} ${Buffer.concat([id, signature]).toString('base64')}\n`, keyId: id.toString('hex') };
+}
+
+function keyIdOf(name: string, publicKey: KeyObject): Buffer {
+  return createHash('sha256').update(name, 'utf8').update(Buffer.from([0x0a, ALG_ED25519])).update(rawPublicKey(publicKey)).digest().subarray(0, 4);
+}
+
+function ed25519Public(key: KeyObject): KeyObject {
+  if (key?.asymmetricKeyType !== 'ed25519' || key.type === 'secret') throw new NoteError('the key must be an Ed25519 key');
+  return key.type === 'private' ? createPublicKey(key) : key;
+}
+
+function rawPublicKey(publicKey: KeyObject): Buffer {
+  return Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+}
+
+// Non-empty, no Unicode white space (Go's unicode.IsSpace), no '+', no control characters.
+function isValidName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && !/[\p{White_Space}+\x00-\x1f]/u.test(name) && isWellFormed(name);
+}
+
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+// Standard padded base64 (RFC 4648 §4) in its one canonical spelling; Buffer.from alone would
+// skip invalid characters and accept other spellings of the same bytes.
+function decodeBase64(text: string): Buffer | null {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : null;
+}

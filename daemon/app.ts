@@ -20,6 +20,7 @@ import { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { registerStopHook } from './approvals/store.js';
+import { createUpstreamDispatcher } from './mcp/ssrf.js';
 import { bootstrap } from './project/bootstrap.js';
 import { closeAttachmentWorkers } from './verify/attachments.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
@@ -79,7 +80,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   metrics.watchTraceStore(() => writer.status());
   const activity = new AgentActivity(sql);
   activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
-  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey };
+  const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
+  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream };
   const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
@@ -107,6 +109,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
       closing ??= (async () => {
         clearInterval(sweeper);
         await Promise.all([checkpointer.stop(), retention.stop(), closeAttachmentWorkers()]);
+        await upstream.close().catch(() => undefined);
         await http.close(config.shutdownTimeoutMs);
         await writer.close();
         await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));

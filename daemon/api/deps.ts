@@ -1,4 +1,5 @@
 // What route handlers may use: the database, the trace writer, configuration and the logger.
+import type { Dispatcher } from 'undici';
 import type { AgentActivity } from '../agents/activity.js';
 import type { Config } from '../config.js';
 import type { CheckpointKey } from '../crypto/checkpoint-key.js';
@@ -19,6 +20,8 @@ export interface Deps {
   readonly activity: AgentActivity;
   readonly secretBox: SecretBox;
   readonly checkpointKey: CheckpointKey;
+  /** The only way out to MCP servers: the SSRF-guarded dispatcher (daemon/mcp/ssrf.ts). */
+  readonly upstream: Dispatcher;
 }
 
 /** The actor of an admin action: the calling credential and the request id, for the admin log. */

@@ -6,6 +6,7 @@ import { agentRoutes } from './v1/agents.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
+import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
@@ -19,5 +20,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...agentRoutes(deps),
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
+    ...mcpServerRoutes(deps),
   ];
 }

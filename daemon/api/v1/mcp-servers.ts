@@ -1,0 +1,75 @@
+// /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
+// pause and reject Admin) and each server's tools.
+import { serverPatchBody, serverRegisterBody } from '../../../shared/mcp-schemas.js';
+import type { Route } from '../../http/types.js';
+import { parseInput } from '../../http/validate.js';
+import { scanMcpServer } from '../../mcp/scan.js';
+import { deleteServer, getServerRow, listServers, pauseServer, presentServer, registerServer, rejectServer, updateServer } from '../../mcp/servers.js';
+import { listTools } from '../../mcp/tools.js';
+import { actorOf, type Deps } from '../deps.js';
+
+export function mcpServerRoutes(deps: Deps): Route[] {
+  return [
+    {
+      method: 'GET', path: '/api/v1/mcp/servers', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { servers: await listServers(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers', auth: 'editor',
+      async handler(r) {
+        const body = parseInput(serverRegisterBody, r.body);
+        return { status: 201, body: await registerServer(deps.sql, r.principal.projectId, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/mcp/servers/:id', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!)) };
+      },
+    },
+    {
+      method: 'PATCH', path: '/api/v1/mcp/servers/:id', auth: 'editor',
+      async handler(r) {
+        const body = parseInput(serverPatchBody, r.body);
+        return { status: 200, body: await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'DELETE', path: '/api/v1/mcp/servers/:id', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/pause', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/reject', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await rejectServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/scan', auth: 'editor',
+      async handler(r) {
+        const reply = await scanMcpServer({
+          sql: deps.sql, box: deps.secretBox, dispatcher: deps.upstream,
+          timeoutMs: deps.config.upstreamTimeoutMs, responseLimitBytes: deps.config.upstreamResponseLimitBytes,
+        }, r.principal.projectId, r.params.id!);
+        return { status: 200, body: reply };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/mcp/servers/:id/tools', auth: 'viewer',
+      async handler(r) {
+        const server = await getServerRow(deps.sql, r.principal.projectId, r.params.id!);
+        return { status: 200, body: { tools: await listTools(deps.sql, server.id) } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,30 @@
+// zod schemas of the MCP server endpoints, shared by the daemon and gatewayctl.
+import { z } from 'zod';
+
+export const MCP_RULES = ['ALLOW', 'LOG_ONLY', 'REQUIRE_APPROVAL', 'DENY'] as const;
+export const SERVER_STATUSES = ['PENDING_APPROVAL', 'ACTIVE', 'BLOCKED'] as const;
+/** The sign-in methods the gateway can attach; any other value is kept but cannot be attached. */
+export const ATTACHABLE_AUTH = ['none', 'bearer', 'header'] as const;
+
+const serverUrl = z.url({ protocol: /^https?$/ })
+  .max(2000)
+  .refine((u) => { const p = new URL(u); return p.username === '' && p.password === ''; }, { message: 'credentials in the URL are not allowed; use auth_method and auth_config' });
+
+const name = z.string().max(200).refine((v) => v.trim().length > 0, { message: 'must not be empty' });
+
+export const serverRegisterBody = z.object({
+  name,
+  server_url: serverUrl,
+  connector_type: z.string().trim().min(1).max(100).default('custom'),
+  description: z.string().max(2000).nullable().optional(),
+  is_proxied: z.boolean().default(false),
+}).strict();
+export type ServerRegister = z.output<typeof serverRegisterBody>;
+
+export const serverPatchBody = z.object({
+  name: name.optional(),
+  description: z.string().max(2000).nullable().optional(),
+  auth_method: z.string().trim().min(1).max(50).regex(/^[a-z0-9_-]+$/i, 'letters, digits, - and _').optional(),
+  auth_config: z.record(z.string().max(200), z.string().max(8192)).nullable().optional(),
+}).strict().refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' });
+export type ServerPatch = z.output<typeof serverPatchBody>;

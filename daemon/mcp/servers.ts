@@ -157,3 +157,21 @@ export async function pauseServer(sql: Sql, projectId: string, id: string, actor
     return presentServer(await getServerRow(tx, projectId, id));
   });
 }
+
+export interface McpCounts {
+  servers_total: number;
+  servers_active: number;
+  servers_scan_failed: number;
+  poisoning_suspects: number;
+}
+
+/** What the command center shows of the registry (one query; suspects are present tools with findings). */
+export async function mcpCounts(sql: Sql, projectId: string): Promise<McpCounts> {
+  const [row] = await sql<McpCounts[]>`
+    select count(*)::int as servers_total,
+      (count(*) filter (where status = 'ACTIVE'))::int as servers_active,
+      (count(*) filter (where scan_state = 'failed'))::int as servers_scan_failed,
+      (select count(*)::int from mcp_tools t where t.project_id = ${projectId} and t.present and jsonb_array_length(t.findings) > 0) as poisoning_suspects
+    from mcp_servers where project_id = ${projectId}`;
+  return row!;
+}

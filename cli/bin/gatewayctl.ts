@@ -12,6 +12,11 @@ const TOPICS = {
   project: { description: 'Project settings and plan.' },
   stop: { description: 'The project emergency stop: status, activate, lift.' },
   traces: { description: 'The hash-chained ledger of traces and admin actions.' },
+  policies: { description: 'Prompt policies of the verify pipeline.' },
+  approvals: { description: 'Held requests waiting for a human decision.' },
+  ledger: { description: 'Signed checkpoints of the trace ledger.' },
+  templates: { description: 'MCP connector templates (all locked for now).' },
+  registry: { description: 'The bundled MCP registry catalog: search, sync.' },
 };
 
 settings.enableAutoTranspile = false;

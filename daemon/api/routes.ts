@@ -6,6 +6,7 @@ import { agentRoutes } from './v1/agents.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
+import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
 import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
@@ -21,5 +22,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
     ...mcpServerRoutes(deps),
+    ...mcpCatalogRoutes(deps),
   ];
 }

@@ -203,3 +203,19 @@ t.test('command center counts: servers, active, scan failures, poisoning suspect
   const tool = (await gw.api('GET', `/api/v1/mcp/servers/${a.id}/tools`)).body.tools[0];
   t.ok(tool.poisoning_findings.length > 0, 'each finding is named on the tool');
 });
+
+t.test('the daemon serves the template and registry catalogs; from-template creates nothing', async (t) => {
+  const gw = await startTestGateway(t, { env: ALLOW });
+  const templates = (await gw.api('GET', '/api/v1/mcp/templates')).body.templates;
+  t.ok(templates.length >= 6);
+  t.ok(templates.every((x: { available: boolean; unavailable_reason: string }) => x.available === false && x.unavailable_reason === 'auth_method_unsupported'));
+  const before = await snapshot(gw);
+  const res = await gw.api('POST', '/api/v1/mcp/servers/from-template', { body: { template_id: templates[0].id } });
+  t.equal(res.status, 409);
+  t.equal(res.body.error.code, 'mcp_template_unavailable');
+  t.same(await snapshot(gw), before);
+  const page = (await gw.api('GET', '/api/v1/mcp/registry?limit=5')).body;
+  t.equal(page.items.length, 5);
+  t.ok(page.total > 5);
+  t.type(page.next_cursor, 'string');
+});

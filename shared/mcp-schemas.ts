@@ -28,3 +28,19 @@ export const serverPatchBody = z.object({
   auth_config: z.record(z.string().max(200), z.string().max(8192)).nullable().optional(),
 }).strict().refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' });
 export type ServerPatch = z.output<typeof serverPatchBody>;
+
+const ruleEnum = z.enum(MCP_RULES, { error: `must be one of ${MCP_RULES.join(', ')}` });
+
+export const mcpPolicyCreateBody = z.object({
+  action: ruleEnum,
+  mcp_tool_id: z.string().min(1).max(100).optional(),
+  agent_id: z.string().min(1).max(200).optional(),
+  reason: z.string().max(2000).optional(),
+  conditions: z.record(z.string(), z.unknown()).optional(),
+}).strict().refine((b) => b.mcp_tool_id !== undefined || b.agent_id !== undefined, { message: 'give at least one of mcp_tool_id, agent_id', path: ['mcp_tool_id'] });
+export type McpPolicyCreate = z.output<typeof mcpPolicyCreateBody>;
+
+export const verdictBody = z.object({
+  action: ruleEnum,
+  reason: z.string().max(2000).optional(),
+}).strict();

@@ -112,10 +112,8 @@ async function recordTools(tx: Tx, row: ServerRow, result: ScanResult): Promise<
   return { toolsNew, toolsVanished: vanished.length, suspects };
 }
 
-/** Tool rules bound to the server's tools (the admission issue adds them); 0 while there are none. */
+/** Tool rules bound to the server's tools. */
 async function policiesBound(tx: Tx, serverId: string): Promise<number> {
-  const [exists] = await tx<{ t: string | null }[]>`select to_regclass('mcp_policies')::text as t`;
-  if (!exists?.t) return 0;
   const [row] = await tx<{ n: number }[]>`select count(*)::int as n from mcp_policies where server_id = ${serverId}`;
   return row?.n ?? 0;
 }

@@ -123,10 +123,8 @@ async function removeServer(tx: Tx, projectId: string, row: ServerRow, actor: Ac
   await audit(tx, projectId, actor, action, activity, row, { tools_removed: row.tool_count ?? 0, rules_removed: rules, approvals_ended: ended.length });
 }
 
-/** Tool rules of the server (the admission issue adds the table); 0 while there is none. */
+/** The server's tool rules (they would also go by cascade; counted here for the audit entry). */
 async function removeServerRules(tx: Tx, serverId: string): Promise<number> {
-  const [exists] = await tx<{ t: string | null }[]>`select to_regclass('mcp_policies')::text as t`;
-  if (!exists?.t) return 0;
   const gone = await tx`delete from mcp_policies where server_id = ${serverId} returning id`;
   return gone.length;
 }

@@ -2,14 +2,16 @@
 // admitted, true = admitted and unchanged (the current fingerprint equals the recorded one),
 // false = changed since admission (blocked until re-admitted). policy_action is the effective
 // server-wide rule (null: no rule, calls are held for approval).
+import type { Rule } from '../../shared/agent-schemas.js';
 import type { Sql, Tx } from '../db/connect.js';
+import { strictestOf } from './rules.js';
 
 export interface ToolRow {
   id: string; server_id: string; name: string; title: string | null; description: string | null; input_schema: unknown;
   annotations: unknown; current_fingerprint: string; description_hash: string; risk_level: string; category: string;
   action: string; proposed_rule: string | null; proposed_rule_source: string | null; findings: unknown[]; present: boolean;
   approved_hash: string | null; approved_at: Date | null; approved_by: string | null; is_auto_generated: boolean;
-  first_seen_at: Date; last_seen_at: Date; policy_action?: string | null;
+  first_seen_at: Date; last_seen_at: Date; server_wide?: Rule[] | null;
 }
 
 export function matchesApproved(t: Pick<ToolRow, 'approved_hash' | 'current_fingerprint'>): boolean | null {
@@ -21,7 +23,7 @@ export function presentTool(t: ToolRow): Record<string, unknown> {
   return {
     id: t.id, server_id: t.server_id, name: t.name, title: t.title, description: t.description, input_schema: t.input_schema,
     annotations: t.annotations, risk_level: t.risk_level, category: t.category, action: t.action, description_hash: t.description_hash,
-    policy_action: t.policy_action ?? null, is_auto_generated: t.is_auto_generated, matches_approved: matchesApproved(t),
+    policy_action: strictestOf(t.server_wide ?? []), is_auto_generated: t.is_auto_generated, matches_approved: matchesApproved(t),
     approved_hash: t.approved_hash, approved_at: t.approved_at?.toISOString() ?? null, current_fingerprint: t.current_fingerprint,
     proposed_rule: t.proposed_rule, proposed_rule_source: t.proposed_rule_source, poisoning_findings: t.findings,
     present: t.present, first_seen_at: t.first_seen_at.toISOString(), last_seen_at: t.last_seen_at.toISOString(),
@@ -29,6 +31,8 @@ export function presentTool(t: ToolRow): Record<string, unknown> {
 }
 
 export async function listTools(sql: Sql | Tx, serverId: string): Promise<Record<string, unknown>[]> {
-  const rows = await sql<ToolRow[]>`select * from mcp_tools where server_id = ${serverId} order by present desc, name limit 1000`;
+  const rows = await sql<ToolRow[]>`
+    select t.*, (select array_agg(p.action) from mcp_policies p where p.mcp_tool_id = t.id and p.agent_id is null) as server_wide
+    from mcp_tools t where t.server_id = ${serverId} order by t.present desc, t.name limit 1000`;
   return rows.map(presentTool);
 }

@@ -1,6 +1,8 @@
 // /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
 // pause and reject Admin) and each server's tools.
-import { serverPatchBody, serverRegisterBody } from '../../../shared/mcp-schemas.js';
+import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
+import { activateServer, releaseTools, setVerdict } from '../../mcp/admission.js';
+import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/policies.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
 import { scanMcpServer } from '../../mcp/scan.js';
@@ -62,6 +64,44 @@ export function mcpServerRoutes(deps: Deps): Route[] {
           timeoutMs: deps.config.upstreamTimeoutMs, responseLimitBytes: deps.config.upstreamResponseLimitBytes,
         }, r.principal.projectId, r.params.id!);
         return { status: 200, body: reply };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/activate', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/tools/release', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await releaseTools(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(verdictBody, r.body);
+        return { status: 200, body: await setVerdict(deps.sql, r.principal.projectId, r.params.id!, r.params.tool_id!, body.action, body.reason ?? null, actorOf(r)) };
+      },
+    },
+    {
+      method: 'GET', path: '/api/v1/mcp/policies', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/policies', auth: 'editor',
+      async handler(r) {
+        const body = parseInput(mcpPolicyCreateBody, r.body);
+        return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };
+      },
+    },
+    {
+      method: 'DELETE', path: '/api/v1/mcp/policies/:id', auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await deleteMcpPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
       },
     },
     {

@@ -17,6 +17,7 @@ const TOPICS = {
   ledger: { description: 'Signed checkpoints of the trace ledger.' },
   templates: { description: 'MCP connector templates (all locked for now).' },
   registry: { description: 'The bundled MCP registry catalog: search, sync.' },
+  servers: { description: 'MCP servers: register, scan, tools, sign-in, pause, reject, delete.' },
 };
 
 settings.enableAutoTranspile = false;

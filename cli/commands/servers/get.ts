@@ -1,0 +1,17 @@
+// gatewayctl servers get: one MCP server's record (never its credential, which the daemon keeps).
+import { GatewayCommand } from '../../base-command.js';
+import { keyValues } from '../../format.js';
+import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
+
+export default class ServersGet extends GatewayCommand {
+  static override summary = 'Show an MCP server: address, sign-in method, status, last scan and tool counts.';
+  static override examples = ['<%= config.bin %> servers get SERVER_ID --json'];
+  static override args = serverIdArg;
+
+  async run(): Promise<McpServer> {
+    const { args } = await this.parse(ServersGet);
+    const server = await (await this.api()).request<McpServer>('GET', serverRoute(args.id));
+    this.log(keyValues(Object.fromEntries(Object.entries(server).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v as string]))));
+    return server;
+  }
+}

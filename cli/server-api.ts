@@ -1,0 +1,42 @@
+// What the servers commands share: the records of /api/v1/mcp/servers as the CLI reads them, the
+// server-id argument and the route of one server. Fields the CLI does not name pass through.
+import { Args } from '@oclif/core';
+
+/** One registered MCP server; the daemon never returns its auth_config. */
+export interface McpServer {
+  id: string;
+  name: string;
+  server_url: string;
+  status: string;
+  auth_method: string;
+  scan_state: string;
+  scan_reason: string | null;
+  tool_count: number;
+  tools_unreleased: number;
+  [field: string]: unknown;
+}
+
+export interface McpTool {
+  name: string;
+  action: string;
+  risk_level: string;
+  proposed_rule: string | null;
+  proposed_rule_source: string | null;
+  matches_approved: boolean | null;
+  poisoning_findings: unknown[];
+  present: boolean;
+  [field: string]: unknown;
+}
+
+export type ScanReply =
+  | { scanned: true; tool_count: number; tools_new: number; tools_vanished: number; poisoning_suspects: number;
+    policies_bound: number; tools_unreleased: number; server_status: string }
+  | { scanned: false; reason: string; detail: string; target: string; server_status: string };
+
+export const serverIdArg = {
+  id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),
+};
+
+export function serverRoute(id: string, action?: string): string {
+  return `/api/v1/mcp/servers/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
+}

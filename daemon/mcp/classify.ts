@@ -7,7 +7,7 @@
 // | evidence                                              | looked at                          | action ≥ | risk ≥   | category       |
 // |-------------------------------------------------------|------------------------------------|----------|----------|----------------|
 // | read verb: get list read search find fetch show ...   | name/title words, description's    | read     | low      |                |
-// | write verb: create add update edit set move toggle ...| first verb (see VERBS)             | write    | medium   |                |
+// | write verb: create add update edit set move toggle ...| first verb (see VERB_WORDS)        | write    | medium   |                |
 // | publish verb: send post publish email merge push ...  |   "                                | write    | high     |                |
 // | permission verb: grant revoke                         |   "                                | write    | high     | identity       |
 // | delete verb: delete remove drop destroy purge wipe ...|   "                                | delete   | high     |                |
@@ -31,6 +31,8 @@
 // | annotations.openWorldHint = true                      | annotations                        |          | medium   | network (b)    |
 // | readOnlyHint true, destructiveHint false, idempotent- | annotations                        | never lowers anything; noted in reasons |
 // |   Hint, openWorldHint false                           |                                    |          |          |                |
+// | category word: file, repo, slack, sql, user, url ...  | name/title words, then the first   |          |          | (CATEGORY_WORDS)|
+// |                                                       | sentence of the description        |          |          |                |
 // | nothing above matched                                 |                                    | other    | medium   | general        |
 //
 // (a) critical when the action is not read, medium for a read (financial data).
@@ -40,8 +42,8 @@
 // evidence at all); the highest risk wins, and each action has a floor (read low, write medium,
 // other medium, delete high, execute high). Category: the evidence of the first tier that gives one
 // (name, title and schema; then the description's first sentence; then annotations), and within a
-// tier the first in TOOL_CATEGORIES order. A name's verb is its first known verb word plus any known verb after a
-// conjunction (and/or/then), so `get_workflow_run` reads as get, `get_or_delete` as get and delete.
+// tier the first in TOOL_CATEGORIES order. A name's verb is its first known verb word plus any known
+// verb after a conjunction (and/or/then): `get_workflow_run` reads as get, `get_or_delete` as both.
 //
 // Annotations come from the upstream server, which we do not trust: a hint may raise the action or
 // risk, never lower it. A tool named `delete_repo` that says readOnlyHint stays a delete, and a tool

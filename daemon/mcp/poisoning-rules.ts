@@ -18,7 +18,10 @@ export interface PhraseRule {
 const PRIOR = '(?:previous|prior|preceding|above|earlier|former|system|original|initial|existing)';
 const ORDERS = '(?:instructions?|prompts?|rules|directions|directives|guidelines|system prompt)';
 const TO_USER = String.raw`(?:to\s+)?(?:the\s+)?(?:user|human|operator|customer|requester)s?\b`;
-const SENSITIVE_NOUN = String.raw`(?:api[\s_-]?keys?|passwords?|credentials|secrets|private\s+keys?|access\s+tokens?|session\s+(?:tokens?|cookies?)|ssh\s+keys?|environment\s+variables|conversation\s+history|chat\s+history|system\s+prompt)\b`;
+// A secret a benign tool may name ("read secrets from the vault") counts only with an owner ("the user's
+// passwords", "all tokens"); the rest have no honest reason to be sent anywhere by a model.
+const OWNED_SECRET = String.raw`(?:the\s+user's|all(?:\s+the)?|your|any|every|their)\s+(?:api[\s_-]?keys?|passwords?|credentials|secrets|access\s+tokens?|tokens)\b`;
+const SENSITIVE_NOUN = String.raw`(?:${OWNED_SECRET}|(?:private|ssh)\s+keys?\b|session\s+(?:tokens?|cookies?)\b|environment\s+variables\b|(?:conversation|chat)\s+history\b|system\s+prompt\b)`;
 
 export const PHRASE_RULES: readonly PhraseRule[] = [
   // ---- override: the model is told to drop what it was told before ----
@@ -47,7 +50,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
 
   // ---- concealment: the model is told to keep something from the user ----
   { id: 'concealment.do_not_tell.en', code: 'instruction_concealment',
-    pattern: String.raw`\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't)\s+(?:tell|inform|mention|reveal|show|notify|alert|disclose|report)\s+(?:this\s+|it\s+|anything\s+|that\s+)?(?:about\s+(?:this|it)\s+)?${TO_USER}` },
+    pattern: String.raw`\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't)\s+(?:tell|inform|mention|reveal|notify|alert|disclose|report)\s+(?:this\s+|it\s+|anything\s+|that\s+)?(?:about\s+(?:this|it)\s+)?${TO_USER}` },
   { id: 'concealment.without_telling.en', code: 'instruction_concealment',
     pattern: String.raw`\b(?:without\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human)|without\s+the\s+user(?:'s)?\s+(?:knowledge|knowing|noticing)|the\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|be\s+told)|(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:hidden\s+|secret\s+)?from\s+the\s+(?:user|human))\b` },
   { id: 'concealment.do_not_mention.en', code: 'instruction_concealment',
@@ -71,7 +74,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
 
   // ---- sensitive access: harvesting secrets (paths are a separate check, see SENSITIVE_PATH) ----
   { id: 'sensitive.harvest.en', code: 'instruction_sensitive_access',
-    pattern: String.raw`\b(?:read|send|include|share|attach|upload|output|print|reveal|leak|forward|exfiltrate|collect|extract|dump)\s+(?:[\w'-]+\s+){0,4}?(?:the\s+user's\s+|all\s+|your\s+|any\s+)?${SENSITIVE_NOUN}` },
+    pattern: String.raw`\b(?:read|send|include|share|attach|upload|output|print|reveal|leak|forward|exfiltrate|collect|extract|dump)\s+(?:[\w'-]+\s+){0,4}?${SENSITIVE_NOUN}` },
   { id: 'sensitive.system_prompt.en', code: 'instruction_sensitive_access',
     pattern: String.raw`\b(?:reveal|print|include|repeat|output|send|share|leak)\s+(?:[\w'-]+\s+){0,3}?(?:your\s+(?:system\s+prompt|instructions|initial\s+prompt)|the\s+system\s+prompt)\b` },
 
@@ -147,7 +150,7 @@ export const ZERO_WIDTH: ReadonlySet<number> = new Set([
 export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/gu;
 /** Marks: suspicious only in text without right-to-left letters. */
 export const BIDI_MARKS = /[\u200E\u200F\u061C]/gu;
-export const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+export const RTL_LETTER = /(?=\p{L})[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 /** Variation selectors: a run of them can carry bytes ("emoji smuggling"); one after an emoji is normal. */
 export const VARIATION_SELECTOR_RUN = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}|[\u{E0100}-\u{E01EF}]/gu;
 

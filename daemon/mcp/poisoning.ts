@@ -1,5 +1,5 @@
 // Local, explainable tool-poisoning heuristics run by the scan. Each finding names its heuristic
-// (`code`), says what it saw (`detail`) and where: 'name', 'title', 'description', 'inputSchema'
+// (`code`), says what it saw (`detail`) and where: 'name', 'title', 'annotations.title', 'description', 'inputSchema'
 // (the schema as a whole) or 'inputSchema.' + an RFC 6901 pointer. A tool with any finding is a
 // poisoning suspect. Pure: no I/O, never throws on what a server sent. The data is poisoning-rules.ts.
 //
@@ -30,7 +30,8 @@
 //   description_changed      the description differs from the one recorded at the last scan.
 //   invalid_input_schema     ajv 8 cannot compile the input schema (JSON Schema 2020-12 unless it declares
 //                            draft-07 or 2019-09, which the SDKs emit), or its root type is not object.
-//   scan_truncated           the schema or description exceeds LIMITS, so part of it went unread (fails closed).
+//   scan_truncated           the schema or description exceeds LIMITS (depth, nodes, text, subschemas to
+//                            compile), so part of it went unread or unchecked: fails closed.
 import { Ajv } from 'ajv/dist/ajv.js';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -58,10 +59,12 @@ export interface PoisonableTool {
   readonly title?: string;
   readonly description?: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** Only its `title` is text a model may be shown; the hints are the classifier's business. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
 }
 
 /** Bounds of one tool's scan; past them the rest is unread and the tool is a suspect. */
-export const LIMITS = { maxDepth: 64, maxNodes: 20_000, maxTextChars: 1_000_000, maxFindings: 100, detailChars: 160 } as const;
+export const LIMITS = { maxDepth: 64, maxNodes: 20_000, maxTextChars: 1_000_000, maxCompiledSubschemas: 1_000, maxFindings: 100, detailChars: 160 } as const;
 
 type TextKind = 'prose' | 'value' | 'identifier';
 const IDENTIFIER_KEYWORDS = new Set(['$schema', '$id', '$ref', '$dynamicRef', '$anchor', '$dynamicAnchor', '$vocabulary', 'format', 'pattern', 'type', 'contentEncoding', 'contentMediaType']);
@@ -73,7 +76,9 @@ const SENSITIVE = new RegExp(R.SENSITIVE_PATH, 'gu');
 const ACCESS = new RegExp(R.ACCESS_VERB, 'u');
 const INVISIBLE = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0\u202A-\u202E\u2066-\u2069\u061C\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const URL_IN_TEXT = /\b(?:https?|wss?|ftp):\/\/[^\s"'`\\]+/giu;
-const EMAIL = /[\w.+-]{1,64}@((?:[\w-]{1,63}\.){1,8}[a-z]{2,24})\b/giu;
+// An address is looked for only around an '@', so text without one costs nothing.
+const EMAIL_LOCAL = /[\w.+-]{1,64}$/u;
+const EMAIL_DOMAIN = /^@((?:[\w-]{1,63}\.){1,8}[a-z]{2,24})\b/u;
 const SEND_BEFORE = /\b(?:send|sends|sent|forward|forwards|copy|cc|bcc|e-?mail|mail|report|notify)\b/iu;
 const PLACEHOLDER = /\{\{\s*([^{}\s]{1,40})\s*\}\}|\$\{([^{}]{1,40})\}|\{([^{}\s]{1,40})\}|<([^<>\s]{1,40})>|%([A-Za-z_]{1,40})%|\$([A-Z][A-Z0-9_]{1,40})\b|\[([A-Z][A-Z0-9_]{1,40})\]/gu;
 
@@ -98,6 +103,7 @@ export function normaliseToolName(name: string): string {
 
 // ---- hidden unicode ----
 
+const ANY_ZERO_WIDTH = new RegExp(`[${[...R.ZERO_WIDTH].map((c) => String.fromCodePoint(c)).join('')}]`, 'u');
 const isPictographic = (c: string | undefined): boolean => c !== undefined && /\p{Extended_Pictographic}/u.test(c);
 const isNonLatinLetter = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{M}]/u.test(c) && !/\p{Script=Latin}/u.test(c);
 
@@ -118,7 +124,7 @@ function hiddenUnicode(text: string, where: string): PoisoningFinding[] {
     const hidden = tags.map((t) => t.codePointAt(0)! - 0xe0000).filter((c) => c >= 0x20 && c < 0x7f).map((c) => String.fromCharCode(c)).join('');
     out.push({ code: 'unicode_tag_characters', where, detail: clip(`${tags.length} tag character(s) U+E0000-U+E007F${hidden ? `, hidden text "${hidden}"` : ''}`) });
   }
-  const chars = [...text];
+  const chars = ANY_ZERO_WIDTH.test(text) ? [...text] : [];
   const zw = chars.filter((c, i) => R.ZERO_WIDTH.has(c.codePointAt(0)!) && !legitimateInvisible(chars, i));
   if (zw.length > 0) out.push({ code: 'zero_width_characters', where, detail: `${zw.length} zero-width character(s): ${[...new Set(zw)].map((c) => codePoint(c.codePointAt(0)!)).join(', ')}` });
   const bidi = [...(text.match(R.BIDI_CONTROLS) ?? []), ...(R.RTL_LETTER.test(text) ? [] : text.match(R.BIDI_MARKS) ?? [])];
@@ -147,15 +153,22 @@ function phraseFindings(text: string, where: string, kind: TextKind, prefix = ''
     }
   }
   if (kind === 'prose') {
-    for (const m of plain.matchAll(EMAIL)) {
-      if (hostIn(m[1]!, R.RESERVED_DOMAINS)) continue;
-      if (SEND_BEFORE.test(plain.slice(Math.max(0, m.index - R.SENSITIVE_WINDOW), m.index))) {
-        out.push({ code: 'instruction_exfiltration', where, detail: clip(`${prefix}exfiltration.email_recipient: sends to "${m[0]}"`) });
-        break;
-      }
-    }
+    const recipient = emailRecipient(plain);
+    if (recipient) out.push({ code: 'instruction_exfiltration', where, detail: clip(`${prefix}exfiltration.email_recipient: sends to "${recipient}"`) });
   }
   return out;
+}
+
+/** The first e-mail address, outside the reserved example domains, shortly after a sending verb. */
+function emailRecipient(plain: string): string | null {
+  for (let at = plain.indexOf('@'), n = 0; at !== -1 && n < 1000; at = plain.indexOf('@', at + 1), n++) {
+    const local = EMAIL_LOCAL.exec(plain.slice(Math.max(0, at - 64), at));
+    const domain = EMAIL_DOMAIN.exec(plain.slice(at, at + 300));
+    if (!local || !domain || hostIn(domain[1]!, R.RESERVED_DOMAINS)) continue;
+    const start = at - local[0].length;
+    if (SEND_BEFORE.test(plain.slice(Math.max(0, start - R.SENSITIVE_WINDOW), start))) return `${local[0]}${domain[0]}`;
+  }
+  return null;
 }
 
 // ---- URLs ----
@@ -243,41 +256,61 @@ function childFrame(f: Frame, key: string, value: unknown, isArray: boolean): Fr
   return { node: value, pointer, depth, role, owner: f.owner, key };
 }
 
-/** Walks the whole schema within LIMITS, checking every string and key; says why it had to stop, if it did. */
-function walkSchema(schema: unknown, out: PoisoningFinding[]): string | null {
+/** textFindings, remembered per scan for short strings: schemas repeat their keys and small values. */
+function memoised(): typeof textFindings {
+  const memo = new Map<string, PoisoningFinding[]>();
+  return (text, where, kind, owner = null) => {
+    if (text.length > 200) return textFindings(text, where, kind, owner);
+    const key = `${kind}\u0000${owner ?? ''}\u0000${text}`;
+    let found = memo.get(key);
+    if (!found) memo.set(key, found = textFindings(text, '', kind, owner));
+    return found.map((f) => ({ ...f, where }));
+  };
+}
+
+/**
+ * Walks the whole schema within LIMITS, checking every string and key. Says why it had to stop, if
+ * it did, and how many subschemas it saw (what compiling costs).
+ */
+function walkSchema(schema: unknown, out: PoisoningFinding[]): { truncated: string | null; subschemas: number } {
   const stack: Frame[] = [{ node: schema, pointer: '', depth: 0, role: 'schema', owner: null, key: null }];
+  const check = memoised();
   let nodes = 0;
   let chars = 0;
+  let subschemas = 0;
   let truncated: string | null = null;
   while (stack.length > 0) {
     const f = stack.pop()!;
-    if (++nodes > LIMITS.maxNodes) return `more than ${LIMITS.maxNodes} nodes`;
     if (typeof f.node === 'string') {
-      const budget = LIMITS.maxTextChars - chars;
-      if (f.node.length > budget) return `more than ${LIMITS.maxTextChars} characters of text`;
+      if (f.node.length > LIMITS.maxTextChars - chars) return { truncated: `more than ${LIMITS.maxTextChars} characters of text`, subschemas };
       chars += f.node.length;
       const kind: TextKind = f.role === 'value' ? 'value' : f.key !== null && IDENTIFIER_KEYWORDS.has(f.key) ? 'identifier' : 'prose';
-      if (f.node !== '') out.push(...textFindings(f.node, schemaWhere(f.pointer), kind, f.owner));
+      if (f.node !== '') out.push(...check(f.node, schemaWhere(f.pointer), kind, f.owner));
       continue;
     }
     if (typeof f.node !== 'object' || f.node === null) continue;
     if (f.depth >= LIMITS.maxDepth) { truncated ??= `deeper than ${LIMITS.maxDepth} levels at ${f.pointer}`; continue; }
     const isArray = Array.isArray(f.node);
+    if (f.role === 'schema' && !isArray) subschemas += 1;
     const entries: Array<[string, unknown]> = isArray ? (f.node as unknown[]).map((v, i) => [String(i), v]) : Object.entries(f.node);
+    // Members count when they are queued, so one object with a million keys is refused at once.
+    if ((nodes += entries.length) > LIMITS.maxNodes) return { truncated: `more than ${LIMITS.maxNodes} nodes`, subschemas };
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, value] = entries[i]!;
       const child = childFrame(f, key, value, isArray);
       if (!isArray) {
         chars += key.length;
-        out.push(...textFindings(key, schemaWhere(child.pointer), f.role === 'value' ? 'value' : 'prose'));
+        out.push(...check(key, schemaWhere(child.pointer), f.role === 'value' ? 'value' : 'prose'));
       }
       stack.push(child);
     }
   }
-  return truncated;
+  return { truncated, subschemas };
 }
 
-const AJV_OPTIONS = { strict: false, logger: false, validateFormats: false } as const;
+// allErrors keeps ajv's generated code flat (the default nests one block per property and overflows
+// the stack near 5 000 properties); the code is never run, so it is not optimised and has no messages.
+const AJV_OPTIONS = { strict: false, logger: false, validateFormats: false, allErrors: true, messages: false, code: { optimize: false } } as const;
 /** The part of an ajv instance used here; the three dialect classes share it. */
 interface Compiler { compile(schema: object): unknown; removeSchema(schema: object | string): unknown; readonly refs: Readonly<Record<string, unknown>> }
 const DIALECTS = {
@@ -320,6 +353,13 @@ function compileIn(dialect: Dialect, schema: Readonly<Record<string, unknown>>):
   }
 }
 
+/** Schemas left registered in the shared ajv instances beyond their meta-schemas: always 0 (tests check it). */
+export function leftoverSchemaIds(): number {
+  let n = 0;
+  for (const { ajv, baseline } of instances.values()) n += Object.keys(ajv.refs).filter((k) => !baseline.has(k)).length;
+  return n;
+}
+
 function schemaValidity(schema: Readonly<Record<string, unknown>>): PoisoningFinding[] {
   const invalid = (detail: string): PoisoningFinding[] => [{ code: 'invalid_input_schema', where: 'inputSchema', detail: clip(detail) }];
   const dialect = dialectOf(schema.$schema);
@@ -328,6 +368,7 @@ function schemaValidity(schema: Readonly<Record<string, unknown>>): PoisoningFin
   try {
     compileIn(dialect, schema);
   } catch (err) {
+    if (err instanceof RangeError) return [{ code: 'scan_truncated', where: 'inputSchema', detail: clip(`too complex to compile: ${err.message}`) }];
     return invalid(`${dialect}: ${err instanceof Error ? err.message : String(err)}`);
   }
   return [];
@@ -357,6 +398,7 @@ function nameFindings(name: string, others: ReadonlySet<string>): PoisoningFindi
 export function poisoningFindings(tool: PoisonableTool, context: PoisoningContext): PoisoningFinding[] {
   const all: PoisoningFinding[] = [...nameFindings(tool.name, context.otherServersToolNames)];
   if (typeof tool.title === 'string') all.push(...textFindings(tool.title, 'title', 'prose'));
+  if (typeof tool.annotations?.title === 'string') all.push(...textFindings(tool.annotations.title, 'annotations.title', 'prose'));
   if (typeof tool.description === 'string') {
     const text = tool.description.slice(0, LIMITS.maxTextChars);
     all.push(...textFindings(text, 'description', 'prose'));
@@ -366,8 +408,9 @@ export function poisoningFindings(tool: PoisonableTool, context: PoisoningContex
   if (typeof previous === 'string' && previous !== (tool.description ?? '')) {
     all.push({ code: 'description_changed', where: 'description', detail: `description changed since the last scan (${previous.length} -> ${(tool.description ?? '').length} characters)` });
   }
-  const truncated = walkSchema(tool.inputSchema, all);
+  const { truncated, subschemas } = walkSchema(tool.inputSchema, all);
   if (truncated) all.push({ code: 'scan_truncated', where: 'inputSchema', detail: `${truncated}; the rest was not read and the schema was not compiled` });
+  else if (subschemas > LIMITS.maxCompiledSubschemas) all.push({ code: 'scan_truncated', where: 'inputSchema', detail: `${subschemas} subschemas, more than ${LIMITS.maxCompiledSubschemas}: not compiled` });
   else all.push(...schemaValidity(tool.inputSchema));
   const seen = new Set<string>();
   return all.filter((f) => {

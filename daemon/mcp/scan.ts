@@ -92,7 +92,7 @@ async function recordTools(tx: Tx, row: ServerRow, result: ScanResult): Promise<
     seen.add(tool.name);
     const before = byName.get(tool.name);
     const cls = classifyTool(tool);
-    const findings = poisoningFindings(tool, { otherServersToolNames: otherNames, previousDescription: before ? before.description : null });
+    const findings = poisoningFindings(tool, { otherServersToolNames: otherNames, previousDescription: before ? (before.description ?? '') : null });
     if (findings.length > 0) suspects += 1;
     const values = {
       title: tool.title ?? null, description: tool.description ?? null, input_schema: tx.json(tool.inputSchema as never),

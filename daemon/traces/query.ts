@@ -1,5 +1,6 @@
 // What every trace read shares: the id check, the time windows, the project's audit level, and
 // the one SELECT of a trace with its content and latest reviewer action.
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql, Tx } from '../db/connect.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,13 +22,29 @@ export async function auditLevel(sql: Sql | Tx, projectId: string): Promise<stri
   return row?.audit_detail_level ?? 'standard';
 }
 
-/** SELECT of traces (alias t) with content body and the latest reviewer action; callers add WHERE and ORDER. */
-export function selectTraces(sql: Sql) {
+/** Content body and latest reviewer action of the traces aliased t. */
+function contentAndAction(sql: Sql) {
   return sql`
-    select t.*, c.body, ua.action as user_action, ua.justification
-    from traces t
     left join trace_content c on c.trace_id = t.id
     left join lateral (
       select a.action, a.justification from trace_actions a where a.trace_id = t.id order by a.created_at desc limit 1
     ) ua on true`;
+}
+
+/** SELECT of traces (alias t) with content body and the latest reviewer action; callers add WHERE and ORDER. */
+export function selectTraces(sql: Sql) {
+  return sql`
+    select t.*, c.body, ua.action as user_action, ua.justification
+    from traces t ${contentAndAction(sql)}`;
+}
+
+/**
+ * As selectTraces, for the traces of one project whose sequence_num the subquery `keys` yields.
+ * A page is found on an index first and only its rows are read, joined and returned.
+ */
+export function selectTracesByKeys(sql: Sql, projectId: string, keys: PendingQuery<Row[]>) {
+  return sql`
+    select t.*, c.body, ua.action as user_action, ua.justification
+    from (${keys}) k
+    join traces t on t.project_id = ${projectId} and t.sequence_num = k.sequence_num ${contentAndAction(sql)}`;
 }

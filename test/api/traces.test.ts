@@ -81,6 +81,28 @@ t.test('filters: environment (default prod), decision, agent, time, paging; 400 
   t.equal((await gw.api('GET', '/api/v1/traces', { token: await gw.key('viewer') })).status, 200, 'any role reads traces');
 });
 
+t.test('total: exact up to 10,000 matches or offset + limit, "more than" beyond; deep pages keep the order', async (t) => {
+  const gw = await startTestGateway(t);
+  // 10,050 prod rows written straight to the table (the list does not verify the chain); five share each timestamp.
+  await gw.db`
+    insert into traces (id, project_id, sequence_num, created_at, trace_type, decision, environment, content_hash, prev_hash, integrity_hash)
+    select gen_random_uuid(), 'default', s, now() - make_interval(secs => (10050 - s) / 5), 'VERIFY',
+      case when s <= 10000 then 'PASSED' else 'BLOCKED' end, 'prod', 'sha256:x', 'sha256:x', 'sha256:x'
+    from generate_series(1, 10050) s`;
+  const get = async (query: string) => (await gw.api('GET', `/api/v1/traces?${query}`)).body;
+  const seqs = (body: { traces: { sequence_num: number }[] }) => body.traces.map((r) => r.sequence_num);
+  t.equal((await get('limit=1')).total, 10_001, 'more than 10,000 matches: 10,001 (at least that many)');
+  t.equal((await get('decision=PASSED')).total, 10_000, 'exact at the bound');
+  t.equal((await get('decision=BLOCKED')).total, 50, 'exact below it');
+  t.equal((await get('offset=9900&limit=100')).total, 10_001, 'a page ending at the bound with more after it');
+  t.equal((await get('offset=9990&limit=100')).total, 10_050, 'exact once offset + limit reaches past every match');
+  t.same(seqs(await get('limit=7')), [10050, 10049, 10048, 10047, 10046, 10045, 10044], 'ties on the timestamp by sequence_num, newest first');
+  const deep = await get('offset=10045&limit=100');
+  t.same(seqs(deep), [5, 4, 3, 2, 1]);
+  t.equal(deep.total, 10_050);
+  t.same(seqs(await get('decision=PASSED&offset=9998')), [2, 1], 'offsets apply after the filters');
+});
+
 t.test('lookup by id returns the full record: payloads, proof fields, reviewer action', async (t) => {
   const gw = await startTestGateway(t);
   const tr = await seed(gw, { decision: 'FLAGGED', content: { display: 'hi', extracted_text: 'from a pdf', context: { tool_name: 'x' }, details: { score: 0.7 } } });

@@ -3,6 +3,9 @@
 // baseline of one linear regex pass over the same text. Add a detector by appending to DETECTORS.
 import type { Detector, Finding } from '../../daemon/verify/detectors/types.js';
 import { piiDetector } from '../../daemon/verify/detectors/pii.js';
+import { injectionDetector } from '../../daemon/verify/detectors/injection.js';
+import { keywordsDetector, regexDetector } from '../../daemon/verify/detectors/keywords.js';
+import { secretsDetector } from '../../daemon/verify/detectors/secrets.js';
 
 export interface BenchEntry {
   readonly name: string;
@@ -17,6 +20,14 @@ export function entry<C>(detector: Detector<C>, config?: unknown, name = detecto
 
 export const DETECTORS: BenchEntry[] = [
   entry(piiDetector),
+  entry(secretsDetector),
+  entry(injectionDetector),
+  entry(keywordsDetector, { words: ['Project Falcon', 'Bluebird', 'confidential', 'internal only', 'merger', 'layoff', 'Q3 forecast', 'salary band', 'codename', 'do not distribute'] }, 'keywords (10 words)'),
+  entry(regexDetector, { patterns: [
+    { pattern: String.raw`\bEMP-\d{6}\b`, entity: 'EMPLOYEE_ID' },
+    { pattern: String.raw`\b[a-z0-9-]+\.corp\.internal\b`, entity: 'INTERNAL_HOST', case_insensitive: true },
+    { pattern: String.raw`\b(?:INC|CHG)\d{7}\b`, entity: 'TICKET' },
+  ] }, 'regex (3 patterns)'),
 ];
 
 export const BUDGET_MS_PER_KB = 0.2;
@@ -108,6 +119,8 @@ export const ADVERSARIAL: Readonly<Record<string, string>> = {
   'grouped digits': '1234 5678 9012 3456 7890 1234 5678 9012 '.repeat(30),
   'at signs': 'a@b.c x@y.zz '.repeat(80),
   'hex and colons': 'fe:ab:cd:01:23:45 '.repeat(60),
+  'key assignments (secrets)': 'password = "Xy7kP2mQ9vR4tL8w" '.repeat(35),
+  'base64 runs (injection)': 'aWdub3JlIHRoaXMgbGluZSBwbGVhc2U= '.repeat(32),
 };
 
 export function benchDetectors(): void {

@@ -2,8 +2,11 @@
 // same run. Uses DATABASE_URL's server, or an embedded PostgreSQL when it is unset.
 import os from 'node:os';
 import { databaseServer } from '../helpers/db-server.js';
+import { benchDetectors } from './detectors.js';
 import { benchExport } from './export.js';
 import { benchTraceAppend } from './trace-append.js';
+import { benchTraceList } from './trace-list.js';
+import { benchVerify } from './verify.js';
 
 async function main(): Promise<void> {
   const server = await databaseServer('bench');
@@ -12,6 +15,9 @@ async function main(): Promise<void> {
     const only = process.argv[2];
     if (!only || only === 'trace-append') await benchTraceAppend(server.url);
     if (!only || only === 'export') await benchExport(server.url);
+    if (!only || only === 'detectors') benchDetectors();
+    if (!only || only === 'verify') await benchVerify(server.url);
+    if (only === 'trace-list') await benchTraceList(server.url); // only by name: it seeds 10M rows (BENCH_TRACES)
   } finally {
     await server.stop();
   }

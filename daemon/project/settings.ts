@@ -4,6 +4,7 @@ import { GatewayError } from '../../shared/errors.js';
 import type { projectPatchBody, ProjectSettings } from '../../shared/schemas.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
+import { destroyRawKeys } from '../crypto/raw-keys.js';
 import { adminEntry, type Actor } from './admin-actions.js';
 
 export type { ProjectSettings };
@@ -42,8 +43,11 @@ export async function updateProject(sql: Sql, projectId: string, patch: ProjectP
     const [row] = await tx<Row[]>`
       update projects set ${tx(fields)}, updated_at = now() where id = ${projectId} returning *`;
     const changed = Object.fromEntries(Object.keys(fields).map((k) => [k, { from: before[k as keyof ProjectSettings], to: fields[k] }]));
+    // Raw originals are kept only while the level is full: leaving it shreds them (raw-keys.ts).
+    const leavesFull = before.audit_detail_level === 'full' && fields.audit_detail_level !== undefined && fields.audit_detail_level !== 'full';
+    const rawKeysDestroyed = leavesFull ? await destroyRawKeys(tx, projectId) : 0;
     await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'project.settings.update', activity: 'update', targetType: 'project', targetId: projectId, details: { changed },
+      action: 'project.settings.update', activity: 'update', targetType: 'project', targetId: projectId, details: leavesFull ? { changed, raw_keys_destroyed: rawKeysDestroyed } : { changed },
     })]);
     return present(row!);
   });

@@ -22,10 +22,14 @@ export async function auditLevel(sql: Sql | Tx, projectId: string): Promise<stri
   return row?.audit_detail_level ?? 'standard';
 }
 
-/** Content body and latest reviewer action of the traces aliased t. */
+/**
+ * Content body, latest reviewer action and whether a raw original can still be read (its data key
+ * not shredded; values sealed before per-project keys have no `dek` and stay readable).
+ */
 function contentAndAction(sql: Sql) {
   return sql`
     left join trace_content c on c.trace_id = t.id
+    left join raw_keys rk on rk.id = c.body -> 'raw' ->> 'dek'
     left join lateral (
       select a.action, a.justification from trace_actions a where a.trace_id = t.id order by a.created_at desc limit 1
     ) ua on true`;
@@ -34,7 +38,7 @@ function contentAndAction(sql: Sql) {
 /** SELECT of traces (alias t) with content body and the latest reviewer action; callers add WHERE and ORDER. */
 export function selectTraces(sql: Sql) {
   return sql`
-    select t.*, c.body, ua.action as user_action, ua.justification
+    select t.*, c.body, ua.action as user_action, ua.justification, (c.body ? 'raw' and (c.body -> 'raw' ->> 'dek' is null or rk.wrapped is not null)) as raw_readable
     from traces t ${contentAndAction(sql)}`;
 }
 
@@ -44,7 +48,7 @@ export function selectTraces(sql: Sql) {
  */
 export function selectTracesByKeys(sql: Sql, projectId: string, keys: PendingQuery<Row[]>) {
   return sql`
-    select t.*, c.body, ua.action as user_action, ua.justification
+    select t.*, c.body, ua.action as user_action, ua.justification, (c.body ? 'raw' and (c.body -> 'raw' ->> 'dek' is null or rk.wrapped is not null)) as raw_readable
     from (${keys}) k
     join traces t on t.project_id = ${projectId} and t.sequence_num = k.sequence_num ${contentAndAction(sql)}`;
 }

@@ -1,8 +1,8 @@
 // Reveal of a trace's raw original: Admin only (route table), only while the project's audit
 // detail level is `full`, decrypted from its AES-256-GCM seal, and an admin-log entry per success.
 import { GatewayError } from '../../shared/errors.js';
+import { openRaw } from '../crypto/raw-keys.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { isSealed, KeyMismatchError } from '../crypto/secret-box.js';
 import type { Sql } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
 import { adminEntry, type Actor } from '../project/admin-actions.js';
@@ -19,14 +19,7 @@ export async function revealTrace(sql: Sql, box: SecretBox, projectId: string, t
       select t.id, c.body -> 'raw' as raw from traces t left join trace_content c on c.trace_id = t.id
       where t.id = ${traceId} and t.project_id = ${projectId}`;
     if (!trace) throw new GatewayError('not_found', 'No trace with this id.');
-    if (!isSealed(trace.raw)) throw new GatewayError('raw_not_available');
-    let plaintext: string;
-    try {
-      plaintext = box.open(trace.raw, RAW_PURPOSE);
-    } catch (err) {
-      if (err instanceof KeyMismatchError) throw new GatewayError('encryption_key_mismatch');
-      throw err;
-    }
+    const plaintext = await openRaw(tx, box, projectId, trace.raw, RAW_PURPOSE);
     const [{ now }] = await tx<{ now: Date }[]>`select now()`;
     await appendAdmin(tx, projectId, [adminEntry(actor, {
       action: 'trace.reveal', activity: 'read', targetType: 'trace', targetId: traceId, details: {},

@@ -54,6 +54,8 @@ export interface StoredTrace {
   body: TraceContent | null;
   user_action: string | null;
   justification: string | null;
+  /** A raw original exists and its data key was not shredded (query.ts). */
+  raw_readable: boolean | null;
 }
 
 export function listRow(t: StoredTrace, auditLevel: string): Record<string, unknown> {
@@ -72,7 +74,7 @@ export function listRow(t: StoredTrace, auditLevel: string): Record<string, unkn
     environment: t.environment,
     display_content: view.display_content,
     content_state: view.content_state,
-    raw_available: t.body?.raw !== undefined && auditLevel === 'full',
+    raw_available: t.raw_readable === true && auditLevel === 'full',
     input_prompt: view.display_content,
     output_response: null,
     metadata,

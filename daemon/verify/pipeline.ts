@@ -15,6 +15,7 @@ import type { Sql } from '../db/connect.js';
 import type { TraceWritten } from '../ledger/trace-writer.js';
 import { RAW_PURPOSE } from '../traces/reveal.js';
 import { createApproval } from '../approvals/store.js';
+import { sealRaw } from '../crypto/raw-keys.js';
 import { GatewayError } from '../../shared/errors.js';
 import { AttachmentError, extractAttachments, type ExtractedAttachment } from './attachments.js';
 import { message, type Locale } from './messages.js';
@@ -132,7 +133,7 @@ export async function runVerify(deps: Deps, projectId: string, body: VerifyBody,
   const transmitted = shaped.output !== undefined;
   const extracted = [...attachments.filter((a) => a.text !== null).map((a) => a.text!), ...(body.extracted_text ? [body.extracted_text] : [])].join('\n\n');
   const raw = loaded.auditLevel === 'full'
-    ? deps.secretBox.seal(JSON.stringify({ prompt: body.prompt, structured_input: body.structured_input ?? null, extracted_text: body.extracted_text ?? null, attachments: attachments.map((a) => ({ name: a.name, mime: a.mime, text: a.text })) }), RAW_PURPOSE)
+    ? await sealRaw(deps.sql, deps.secretBox, projectId, JSON.stringify({ prompt: body.prompt, structured_input: body.structured_input ?? null, extracted_text: body.extracted_text ?? null, attachments: attachments.map((a) => ({ name: a.name, mime: a.mime, text: a.text })) }), RAW_PURPOSE)
     : undefined;
   const traceId = crypto.randomUUID();
   const written = await deps.writer.appendOrQueue(projectId, {

@@ -64,3 +64,29 @@ t.test('raw originals are stored encrypted; reveal fails closed on a missing raw
   t.equal(tampered.status, 500, 'a ciphertext that does not authenticate is never returned');
   t.notMatch(tampered.text, /forged/);
 });
+
+t.test('raw originals are kept only while the level is full: leaving it shreds them, the chain still verifies', async (t) => {
+  const gw = await startTestGateway(t);
+  await gw.api('PATCH', '/api/v1/project', { body: { audit_detail_level: 'full' } });
+  const first = (await gw.api('POST', '/api/v1/verify', { body: { prompt: 'mail jane.doe@acme-corp.de please' } })).body;
+  t.equal((await gw.api('GET', `/api/v1/traces/${first.trace_id}/reveal`)).status, 200);
+  const [content] = await gw.db`select body::text as body from trace_content where trace_id = ${first.trace_id}`;
+
+  const lowered = await gw.api('PATCH', '/api/v1/project', { body: { audit_detail_level: 'standard' } });
+  t.equal(lowered.status, 200);
+  const entry = (await gw.api('GET', '/api/v1/admin-log')).body.entries.at(-1);
+  t.match(entry.details, { raw_keys_destroyed: 1 });
+  t.equal((await gw.db`select count(*)::int as n from raw_keys where wrapped is not null`)[0]!.n, 0, 'no usable key is left');
+
+  await gw.api('PATCH', '/api/v1/project', { body: { audit_detail_level: 'full' } });
+  const row = (await gw.api('GET', `/api/v1/traces?id=${first.trace_id}`)).body.traces[0];
+  t.equal(row.raw_available, false, 'a shredded original is not available, even back at full');
+  const gone = await gw.api('GET', `/api/v1/traces/${first.trace_id}/reveal`);
+  t.equal(gone.status, 404);
+  t.equal(gone.body.error.code, 'raw_not_available');
+  t.same((await gw.db`select body::text as body from trace_content where trace_id = ${first.trace_id}`)[0], content, 'the stored content is unchanged');
+  t.equal((await gw.api('GET', '/api/v1/ledger/verify-chain')).body.intact, true, 'and its committed hash still verifies');
+
+  const second = (await gw.api('POST', '/api/v1/verify', { body: { prompt: 'mail max@firma-gmbh.de please' } })).body;
+  t.match((await gw.api('GET', `/api/v1/traces/${second.trace_id}/reveal`)).body.raw.prompt, /max@firma-gmbh\.de/, 'a new key seals what comes after');
+});

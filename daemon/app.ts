@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AgentActivity } from './agents/activity.js';
 import { allRoutes } from './api/routes.js';
+import { createMcpProxy } from './api/v1/mcp-proxy.js';
 import type { Deps } from './api/deps.js';
 import type { Config } from './config.js';
 import { loadCheckpointKey } from './crypto/checkpoint-key.js';
@@ -82,7 +83,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
   const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
   const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream };
-  const http = createServer(allRoutes(deps), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
+  const mcpProxy = createMcpProxy(deps);
+  const http = createServer(allRoutes(deps, mcpProxy), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
     http.server.listen(config.listen.port, config.listen.host, () => resolve());
@@ -108,9 +110,10 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
-        await Promise.all([checkpointer.stop(), retention.stop(), closeAttachmentWorkers()]);
-        await upstream.close().catch(() => undefined);
+        await Promise.all([checkpointer.stop(), retention.stop()]);
         await http.close(config.shutdownTimeoutMs);
+        await Promise.all([closeAttachmentWorkers(), upstream.close().catch(() => undefined)]);
+        await mcpProxy.outcomes.flush().catch((err: unknown) => log.warn({ err }, 'MCP call outcomes not written at shutdown'));
         await writer.close();
         await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));
         await sql.end({ timeout: 5 });

@@ -84,3 +84,36 @@ export class GatewayError extends Error {
 export interface ErrorBody {
   error: { code: string; message: string; request_id: string };
 }
+
+/**
+ * The MCP proxy's JSON-RPC refusals: each reason (sent as `error.data.reason`) with its JSON-RPC
+ * code, the HTTP status it travels with (200 unless stated; -32008 is 403) and its English message.
+ * The codes are the specification's (MCP proxy JSON-RPC error codes); -32020 is the 2026-07-28
+ * transport's HeaderMismatch.
+ */
+export const MCP_RPC_ERRORS = {
+  AGENT_EMERGENCY_STOP: { rpc: -32003, status: 200, message: 'The agent is suspended.' },
+  AGENT_PAUSED: { rpc: -32003, status: 200, message: 'The agent is paused.' },
+  AGENT_PENDING_APPROVAL: { rpc: -32003, status: 200, message: 'The agent is not approved yet.' },
+  AGENT_REJECTED: { rpc: -32003, status: 200, message: 'The agent was rejected.' },
+  AGENT_REVOKED: { rpc: -32003, status: 200, message: 'The agent was revoked.' },
+  SERVER_PENDING_APPROVAL: { rpc: -32002, status: 200, message: 'The MCP server is awaiting approval.' },
+  SERVER_BLOCKED: { rpc: -32001, status: 200, message: 'The MCP server is paused (BLOCKED).' },
+  APPROVED_FINGERPRINT_MISMATCH: { rpc: -32002, status: 200, message: 'The tool changed since it was admitted; an Admin must release it again.' },
+  TOOL_NOT_RELEASED: { rpc: -32002, status: 200, message: 'The tool is not admitted.' },
+  TOOL_POISONING_SUSPECTED: { rpc: -32002, status: 200, message: 'The tool is not admitted and its description changed since the last scan (poisoning suspect).' },
+  TOOL_DENIED: { rpc: -32003, status: 200, message: 'A rule denies this tool.' },
+  APPROVAL_DENIED: { rpc: -32003, status: 200, message: 'The approval request for this call was denied.' },
+  TOOL_REQUIRES_APPROVAL: { rpc: -32004, status: 200, message: 'The call is held for approval.' },
+  NO_TOOL_RULE_REQUIRE_APPROVAL: { rpc: -32004, status: 200, message: 'No rule applies to this tool; the call is held for approval.' },
+  PENDING_APPROVALS_LIMIT: { rpc: -32005, status: 200, message: 'Too many approval requests are already pending for this agent.' },
+  UPSTREAM_INVALID_RESPONSE: { rpc: -32006, status: 200, message: 'The MCP server sent an invalid response or a protocol error.' },
+  UPSTREAM_UNREACHABLE: { rpc: -32007, status: 200, message: 'The MCP server is unreachable.' },
+  UPSTREAM_AUTH_UNAVAILABLE: { rpc: -32008, status: 403, message: 'The MCP server\'s sign-in cannot be attached; the call is refused (fail closed).' },
+  HEADER_MISMATCH: { rpc: -32020, status: 400, message: 'The Mcp-Method or Mcp-Name header does not match the request body.' },
+  SESSION_NOT_BOUND: { rpc: -32600, status: 404, message: 'Unknown MCP session for this credential; initialize a new session.' },
+  INVALID_REQUEST: { rpc: -32600, status: 400, message: 'The body is not a JSON-RPC 2.0 message the proxy accepts.' },
+  INVALID_PARAMS: { rpc: -32602, status: 400, message: 'The request parameters are not valid.' },
+} as const satisfies Record<string, { readonly rpc: number; readonly status: number; readonly message: string }>;
+
+export type McpRpcReason = keyof typeof MCP_RPC_ERRORS;

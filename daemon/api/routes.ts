@@ -7,12 +7,14 @@ import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
+import type { McpProxy } from './v1/mcp-proxy.js';
 import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
 
-export function allRoutes(deps: Deps): Route[] {
+/** `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown. */
+export function allRoutes(deps: Deps, mcpProxy: McpProxy): Route[] {
   return [
     ...healthRoutes(deps),
     ...credentialRoutes(deps),
@@ -23,5 +25,6 @@ export function allRoutes(deps: Deps): Route[] {
     ...verifyRoutes(deps),
     ...mcpServerRoutes(deps),
     ...mcpCatalogRoutes(deps),
+    ...mcpProxy.routes,
   ];
 }

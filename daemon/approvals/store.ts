@@ -137,6 +137,57 @@ export async function consumeApproval(tx: Tx, projectId: string, id: string, arg
   return rows.length === 1;
 }
 
+/** What a held MCP call is bound to besides its id: server, tool, agent (null: anonymous) and arguments. */
+export interface McpBinding {
+  readonly serverId: string;
+  readonly toolName: string;
+  readonly agentId: string | null;
+  readonly argumentsHash: string;
+}
+
+/**
+ * Uses an APPROVED, unexpired MCP approval for exactly the call it was decided for (server, tool,
+ * agent, argument hash). One conditional UPDATE: under concurrent repeats the row lock lets exactly
+ * one of them see status APPROVED, so exactly one call is forwarded. Run it in the transaction that
+ * records the forwarding decision, so the approval is spent if and only if that record commits.
+ */
+export async function consumeMcpApproval(tx: Tx | Sql, projectId: string, id: string, b: McpBinding): Promise<boolean> {
+  const rows = await tx`
+    update approvals set status = 'USED', used_at = now()
+    where project_id = ${projectId} and id = ${id} and kind = 'mcp' and status = 'APPROVED' and expires_at > now()
+      and server_id = ${b.serverId} and tool_name = ${b.toolName} and agent_id is not distinct from ${b.agentId}
+      and arguments_hash = ${b.argumentsHash}
+    returning id`;
+  return rows.length === 1;
+}
+
+/** One approval, or null when the project has none with this id (the proxy reads what a caller presents). */
+export async function findApproval(sql: Sql | Tx, projectId: string, id: string): Promise<Approval | null> {
+  const [row] = await sql<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id}`;
+  return row ? present(row) : null;
+}
+
+/** Open approvals of one kind (GET /mcp/approvals lists the MCP ones). */
+export async function listOpenOfKind(sql: Sql, projectId: string, kind: 'verify' | 'mcp'): Promise<Approval[]> {
+  const rows = await sql<Row[]>`
+    select * from approvals where project_id = ${projectId} and kind = ${kind} and status = 'PENDING' and expires_at > now()
+    order by created_at, id limit 1000`;
+  return rows.map((r) => present(r));
+}
+
+/**
+ * Ends (CANCELLED) the MCP approvals of one server or one agent that could still let a call
+ * through: open ones (PENDING, unexpired) and approved ones not yet used. The targeted MCP stop.
+ */
+export async function endMcpApprovals(tx: Tx, projectId: string, target: { serverId: string } | { agentId: string }, comment: string): Promise<number> {
+  const where = 'serverId' in target ? tx`server_id = ${target.serverId}` : tx`agent_id = ${target.agentId}`;
+  const ended = await tx`
+    update approvals set status = 'CANCELLED', decided_at = coalesce(decided_at, now()), decided_by = coalesce(decided_by, 'system'), comment = ${comment}
+    where project_id = ${projectId} and kind = 'mcp' and ${where} and status in ('PENDING', 'APPROVED') and expires_at > now()
+    returning id`;
+  return ended.length;
+}
+
 let stopHookRegistered = false;
 
 /** "Open approvals end" when the project emergency stop is set (registered once per process). */

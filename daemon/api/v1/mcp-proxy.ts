@@ -1,0 +1,65 @@
+// /api/v1/mcp/proxy/{server_id} (any role: POST a JSON-RPC message; GET the server-to-client event
+// stream; DELETE a session), MCP approvals (list any role; decide Admin user token) and the
+// targeted MCP stop (Admin). The proxy routes are governance routes: X-Gateway-* on every answer.
+import { GatewayError } from '../../../shared/errors.js';
+import { approvalDecideBody } from '../../../shared/verify-policy-schemas.js';
+import { decideApproval, getApproval, listOpenOfKind } from '../../approvals/store.js';
+import type { Route } from '../../http/types.js';
+import { parseInput } from '../../http/validate.js';
+import { proxyOther, proxyPost } from '../../mcp/proxy/handler.js';
+import { OutcomeRecorder } from '../../mcp/proxy/outcomes.js';
+import { mcpEmergencyStop, parseStopBody } from '../../mcp/proxy/stop.js';
+import type { ProxyDeps } from '../../mcp/proxy/tool-call.js';
+import { actorOf, type Deps } from '../deps.js';
+
+export interface McpProxy {
+  readonly routes: Route[];
+  /** Upstream outcomes of forwarded calls are written in batches; this writes what is collected. */
+  readonly outcomes: OutcomeRecorder;
+}
+
+export function createMcpProxy(deps: Deps): McpProxy {
+  const outcomes = new OutcomeRecorder(deps.sql, deps.log.child({ subsystem: 'mcp-proxy' }));
+  const proxy: ProxyDeps = { ...deps, outcomes };
+  const routes: Route[] = [
+    {
+      method: 'POST', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      handler: (r) => proxyPost(proxy, r),
+    },
+    {
+      method: 'GET', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      handler: (r) => proxyOther(proxy, r, 'GET'),
+    },
+    {
+      method: 'DELETE', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      handler: (r) => proxyOther(proxy, r, 'DELETE'),
+    },
+    {
+      method: 'GET', path: '/api/v1/mcp/approvals', auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { approvals: await listOpenOfKind(deps.sql, r.principal.projectId, 'mcp') } };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/approvals/:id/decide', auth: 'admin',
+      async handler(r) {
+        const body = parseInput(approvalDecideBody, r.body);
+        const approval = await getApproval(deps.sql, r.principal.projectId, r.params.id!);
+        if (approval.kind !== 'mcp') throw new GatewayError('not_found', 'No MCP approval request with this id.');
+        return { status: 200, body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST', path: '/api/v1/mcp/emergency-stop', auth: 'admin',
+      async handler(r) {
+        const body = parseStopBody(r.body);
+        return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, body, actorOf(r)) };
+      },
+    },
+  ];
+  return { routes, outcomes };
+}
+
+export function mcpProxyRoutes(deps: Deps): Route[] {
+  return createMcpProxy(deps).routes;
+}

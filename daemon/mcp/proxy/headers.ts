@@ -1,0 +1,63 @@
+// HTTP headers on the proxy path. The 2026-07-28 transport repeats the method (Mcp-Method) and the
+// target name (Mcp-Name) in headers so routing layers need not read the body; the proxy checks they
+// agree with the body before any policy decision (a mismatch is 400, JSON-RPC -32020), so a router
+// and the policy can never see two different calls. What goes upstream is an allow-list: never the
+// caller's Authorization (the MCP specification forbids token passthrough), cookies or gateway headers.
+import type { IncomingHttpHeaders } from 'node:http';
+import { MODERN_PROTOCOL_VERSION } from '../wire.js';
+import type { RpcMessage } from './rpc.js';
+
+// The params field Mcp-Name mirrors, per method (2026-07-28, Standard Request Headers).
+const NAME_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Request headers passed upstream as they came. The server's sign-in is added by the caller. */
+const FORWARDED_REQUEST = ['accept', 'mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'last-event-id'];
+/** Response headers passed back to the client. */
+export const FORWARDED_RESPONSE = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'];
+
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function decodeName(value: string): string {
+  const m = BASE64_SENTINEL.exec(value);
+  return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : value;
+}
+
+/** Null when Mcp-Method / Mcp-Name agree with the body (or are rightly absent); else what disagrees. */
+export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): string | null {
+  if (msg.kind === 'response') return null;
+  const modern = header(headers, 'mcp-protocol-version') === MODERN_PROTOCOL_VERSION;
+  const method = header(headers, 'mcp-method');
+  if (method === undefined && modern) return 'Mcp-Method header missing';
+  if (method !== undefined && method !== msg.method) return `Mcp-Method header ${JSON.stringify(method)} does not match the body's method ${JSON.stringify(msg.method)}`;
+  const field = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method]! : null;
+  const name = header(headers, 'mcp-name');
+  if (field === null) return name === undefined ? null : `Mcp-Name header sent for method ${msg.method}, which names nothing`;
+  const source = msg.params?.[field];
+  if (name === undefined) return modern ? 'Mcp-Name header missing' : null;
+  if (typeof source !== 'string' || decodeName(name) !== source) return `Mcp-Name header does not match params.${field}`;
+  return null;
+}
+
+/**
+ * The headers an upstream request carries: the allow-listed ones of the caller, then the sign-in.
+ * A POST always accepts both answer forms (the proxy relays either), whatever the caller's Accept
+ * said; a GET asks for the event stream.
+ */
+export function upstreamHeaders(incoming: IncomingHttpHeaders, signIn: Readonly<Record<string, string>>, method: 'POST' | 'GET' | 'DELETE'): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(incoming)) {
+    if (raw === undefined) continue;
+    if (FORWARDED_REQUEST.includes(name) || name.startsWith('mcp-param-')) out[name] = Array.isArray(raw) ? raw.join(', ') : raw;
+  }
+  if (method === 'POST') {
+    out.accept = 'application/json, text/event-stream';
+    out['content-type'] = 'application/json';
+  } else if (method === 'GET') {
+    out.accept = 'text/event-stream';
+  }
+  return { ...out, ...signIn };
+}

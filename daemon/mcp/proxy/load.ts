@@ -1,0 +1,122 @@
+// The proxy's reads: everything the stages look at, loaded before the pipeline runs so that the
+// stages themselves stay pure. One round of parallel queries per call: the tool, its server-wide
+// rules, the agent's rules, the presented approval and the agent's open approvals.
+import type { Rule } from '../../../shared/agent-schemas.js';
+import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
+import type { AgentStatus } from '../../agents/lifecycle.js';
+import { findApproval, openCountForAgent, type Approval } from '../../approvals/store.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Sql } from '../../db/connect.js';
+import type { UpstreamAuth } from '../auth.js';
+import { upstreamAuth } from '../scan.js';
+import type { ServerRow } from '../servers.js';
+import type { CallAgent, CallContext, CallServer, CallTool } from './stages/types.js';
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** The registered agent X-Agent-Id names, or null (absent, malformed or unknown: anonymous). */
+export async function loadAgent(sql: Sql, projectId: string, raw: string | undefined): Promise<CallAgent | null> {
+  if (raw === undefined || !AGENT_ID.test(raw)) return null;
+  const [row] = await sql<{ id: string; status: AgentStatus; capability_model: unknown }[]>`
+    select id, status, capability_model from agents where project_id = ${projectId} and id = ${raw}`;
+  if (!row) return null;
+  // A model that does not parse tightens nothing here; agent registration and update validate it.
+  const model = capabilityModelSchema.safeParse(row.capability_model);
+  return { id: row.id, status: row.status, capability: model.success ? model.data : null };
+}
+
+/** The server's sign-in, decrypted; null when this daemon cannot open it (the sign-in stage refuses). */
+export function loadAuth(box: SecretBox, server: ServerRow): UpstreamAuth | null {
+  try {
+    return upstreamAuth(box, server);
+  } catch {
+    return null;
+  }
+}
+
+export const callServer = (s: ServerRow): CallServer => ({ id: s.id, name: s.name, status: s.status });
+
+export interface CallInput {
+  readonly server: ServerRow;
+  readonly agent: CallAgent | null;
+  readonly auth: UpstreamAuth | null;
+  readonly toolName: string;
+  readonly argumentsHash: string;
+  readonly approvalId: string | null;
+  readonly maxPendingPerAgent: number;
+}
+
+interface ToolRow {
+  id: string; name: string; present: boolean; approved_hash: string | null; current_fingerprint: string;
+  risk_level: string | null; action: string | null; findings: { code?: unknown }[] | null;
+}
+
+async function loadTool(sql: Sql, serverId: string, name: string): Promise<CallTool | null> {
+  const [t] = await sql<ToolRow[]>`
+    select id, name, present, approved_hash, current_fingerprint, risk_level, action, findings
+    from mcp_tools where server_id = ${serverId} and name = ${name}`;
+  if (!t) return null;
+  return {
+    id: t.id, name: t.name, present: t.present, approvedHash: t.approved_hash, currentFingerprint: t.current_fingerprint,
+    riskLevel: t.risk_level, action: t.action,
+    findings: (t.findings ?? []).map((f) => f.code).filter((c): c is string => typeof c === 'string'),
+  };
+}
+
+/** Rules of a tool: server-wide ones, and the agent's (for this tool or for all tools). */
+async function loadRules(sql: Sql, projectId: string, toolId: string, agentId: string | null): Promise<{ serverWide: Rule[]; agentRules: Rule[] }> {
+  const rows = await sql<{ action: Rule; agent_id: string | null }[]>`
+    select action, agent_id from mcp_policies
+    where project_id = ${projectId}
+      and ((mcp_tool_id = ${toolId} and agent_id is null)
+        or (${agentId}::text is not null and agent_id = ${agentId} and (mcp_tool_id = ${toolId} or mcp_tool_id is null)))`;
+  return { serverWide: rows.filter((r) => r.agent_id === null).map((r) => r.action), agentRules: rows.filter((r) => r.agent_id !== null).map((r) => r.action) };
+}
+
+/** The context of one tools/call. */
+export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
+  const tool = await loadTool(sql, input.server.id, input.toolName);
+  const agentId = input.agent?.id ?? null;
+  const [rules, approval, pending] = await Promise.all([
+    tool ? loadRules(sql, projectId, tool.id, agentId) : Promise.resolve({ serverWide: [], agentRules: [] }),
+    input.approvalId !== null ? findApproval(sql, projectId, input.approvalId) : Promise.resolve<Approval | null>(null),
+    agentId !== null ? openCountForAgent(sql, projectId, agentId) : Promise.resolve(0),
+  ]);
+  return {
+    now: new Date(), agent: input.agent, server: callServer(input.server), auth: input.auth, toolName: input.toolName, tool,
+    serverWide: rules.serverWide, agentRules: rules.agentRules, argumentsHash: input.argumentsHash,
+    approvalId: input.approvalId, approval, pendingForAgent: pending, maxPendingPerAgent: input.maxPendingPerAgent,
+  };
+}
+
+/** The context of any other method: only the gates (agent, server, sign-in) read it. */
+export function gateContext(server: ServerRow, agent: CallAgent | null, auth: UpstreamAuth | null): CallContext {
+  return {
+    now: new Date(), agent, server: callServer(server), auth, toolName: '', tool: null, serverWide: [], agentRules: [],
+    argumentsHash: '', approvalId: null, approval: null, pendingForAgent: 0, maxPendingPerAgent: 0,
+  };
+}
+
+export interface ListTool {
+  readonly approvedHash: string | null;
+  readonly present: boolean;
+  readonly riskLevel: string | null;
+  readonly action: string | null;
+  readonly serverWide: Rule[];
+  readonly agentRules: Rule[];
+}
+
+/** What the tools/list filter needs: every tool of the server with its rules for this caller. */
+export async function loadListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
+  const rows = await sql<{ name: string; approved_hash: string | null; present: boolean; risk_level: string | null; action: string | null; server_wide: Rule[] | null; agent_rules: Rule[] | null }[]>`
+    select t.name, t.approved_hash, t.present, t.risk_level, t.action,
+      (select array_agg(p.action) from mcp_policies p where p.mcp_tool_id = t.id and p.agent_id is null) as server_wide,
+      (select array_agg(p.action) from mcp_policies p
+        where ${agentId}::text is not null and p.project_id = ${projectId} and p.agent_id = ${agentId}
+          and (p.mcp_tool_id = t.id or p.mcp_tool_id is null)) as agent_rules
+    from mcp_tools t where t.server_id = ${serverId}`;
+  return new Map(rows.map((r) => [r.name, {
+    approvedHash: r.approved_hash, present: r.present, riskLevel: r.risk_level, action: r.action,
+    serverWide: r.server_wide ?? [], agentRules: r.agent_rules ?? [],
+  }]));
+}

@@ -1,0 +1,89 @@
+// What the proxy's stages read and return. A stage is a pure function over a CallContext that
+// load.ts filled in before the pipeline ran: it does no I/O, so each one is testable on its own.
+// A stage either passes (adding what it found to the state the later stages see) or refuses with
+// a reason of shared/errors.ts MCP_RPC_ERRORS; a `hold` refusal is a call held for approval.
+import type { Rule } from '../../../../shared/agent-schemas.js';
+import type { McpRpcReason } from '../../../../shared/errors.js';
+import type { AgentStatus } from '../../../agents/lifecycle.js';
+import type { CapabilityModel } from '../../../agents/capability.js';
+import type { Approval } from '../../../approvals/store.js';
+import type { UpstreamAuth } from '../../auth.js';
+import type { Effective } from '../../rules.js';
+
+export interface CallAgent {
+  readonly id: string;
+  readonly status: AgentStatus;
+  readonly capability: CapabilityModel | null;
+}
+
+export interface CallTool {
+  readonly id: string;
+  readonly name: string;
+  readonly present: boolean;
+  readonly approvedHash: string | null;
+  readonly currentFingerprint: string;
+  readonly riskLevel: string | null;
+  readonly action: string | null;
+  readonly findings: readonly string[];
+}
+
+export interface CallServer {
+  readonly id: string;
+  readonly name: string;
+  readonly status: 'PENDING_APPROVAL' | 'ACTIVE' | 'BLOCKED';
+}
+
+/** Everything the stages may look at, loaded once per call (load.ts). */
+export interface CallContext {
+  readonly now: Date;
+  /** The registered agent named by X-Agent-Id; null when absent or unknown (anonymous). */
+  readonly agent: CallAgent | null;
+  readonly server: CallServer;
+  /** The server's sign-in, decrypted; null when it could not even be read. */
+  readonly auth: UpstreamAuth | null;
+  readonly toolName: string;
+  /** The tool of that name on this server; null when the server has none. */
+  readonly tool: CallTool | null;
+  readonly serverWide: readonly Rule[];
+  readonly agentRules: readonly Rule[];
+  /** SHA-256 over the RFC 8785 form of the arguments (without _gateway_approval_id). */
+  readonly argumentsHash: string;
+  /** The approval id the caller presented, and what the project holds under it. */
+  readonly approvalId: string | null;
+  readonly approval: Approval | null;
+  /** Open approvals already held for the agent (0 for anonymous calls). */
+  readonly pendingForAgent: number;
+  readonly maxPendingPerAgent: number;
+}
+
+/** What the passing stages found, handed on to the later ones and to forwarding. */
+export interface CallState {
+  readonly effective?: Effective;
+  /** An approved request that authorises exactly this call; spent when the call is forwarded. */
+  readonly useApproval?: string;
+  /** The headers that sign in to the upstream server. */
+  readonly signIn?: Readonly<Record<string, string>>;
+}
+
+export type Refusal = {
+  readonly ok: false;
+  readonly reason: McpRpcReason;
+  /** Extra fields of error.data (approval_rejected, rule_source, findings, ...). */
+  readonly data?: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+  /** -32004: held for approval; `approvalId` set when an existing open request is reused. */
+  readonly hold?: { readonly approvalId: string | null };
+};
+
+export type StageVerdict = { readonly ok: true; readonly value: CallState } | Refusal;
+
+export interface Stage {
+  readonly name: string;
+  run(ctx: CallContext, state: CallState): StageVerdict;
+}
+
+export const pass = (value: CallState = {}): StageVerdict => ({ ok: true, value });
+
+export const refuse = (reason: McpRpcReason, data?: Record<string, unknown>, message?: string): Refusal => ({
+  ok: false, reason, ...(data ? { data } : {}), ...(message ? { message } : {}),
+});

@@ -10,7 +10,7 @@ const TOPICS = {
   agents: { description: 'The agent registry and lifecycle: register, list, get, update, approve ... revoke.' },
   keys: { description: 'Project API keys and user tokens: create, list, revoke.' },
   project: { description: 'Project settings and plan.' },
-  stop: { description: 'The project emergency stop: status, activate, lift.' },
+  stop: { description: 'Emergency stops: the project stop (status, activate, lift) and targeted MCP stops (server, agent).' },
   traces: { description: 'The hash-chained ledger of traces and admin actions.' },
   policies: { description: 'Prompt policies of the verify pipeline.' },
   approvals: { description: 'Held requests waiting for a human decision.' },
@@ -18,6 +18,7 @@ const TOPICS = {
   templates: { description: 'MCP connector templates (all locked for now).' },
   registry: { description: 'The bundled MCP registry catalog: search, sync.' },
   servers: { description: 'MCP servers: register, scan, tools, sign-in, pause, reject, delete.' },
+  proxy: { description: 'The MCP proxy: call a tool through it, as an agent would.' },
 };
 
 settings.enableAutoTranspile = false;

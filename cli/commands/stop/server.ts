@@ -1,0 +1,25 @@
+// gatewayctl stop server: the targeted MCP stop of one server (Admin): an ACTIVE server becomes
+// BLOCKED (any other status stays) and its approval requests end, so no held call can go through.
+import { Args, Flags } from '@oclif/core';
+import { GatewayCommand } from '../../base-command.js';
+import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
+
+export default class StopServer extends GatewayCommand {
+  static override summary = 'Stop one MCP server: ACTIVE becomes BLOCKED and its open or approved approval requests are cancelled.';
+  static override examples = ['<%= config.bin %> stop server SERVER_ID --reason "incident 42"'];
+
+  static override args = {
+    id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),
+  };
+
+  static override flags = {
+    reason: Flags.string({ summary: 'Why, for the admin log and the trace.' }),
+  };
+
+  async run(): Promise<McpStopReply> {
+    const { args, flags } = await this.parse(StopServer);
+    const reply = await mcpStop(await this.api(), 'server', args.id, flags.reason);
+    this.log(describeMcpStop(reply));
+    return reply;
+  }
+}

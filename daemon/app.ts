@@ -24,6 +24,7 @@ import { registerStopHook } from './approvals/store.js';
 import { createUpstreamDispatcher } from './mcp/ssrf.js';
 import { bootstrap } from './project/bootstrap.js';
 import { closeAttachmentWorkers } from './verify/attachments.js';
+import { warmSecretRules } from './verify/detectors/secrets.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';
 import { runRetention, type Purge } from './traces/retention.js';
@@ -103,6 +104,12 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     for (const p of await retainNow()) log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
   });
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
+  // Compiling the secret rules costs seconds of CPU; it runs in the background one rule per tick,
+  // and a rule a request needs first is compiled on demand.
+  void warmSecretRules().then(
+    (r) => log.info({ compiled: r.compiled, dropped: r.dropped.length }, 'secret rules compiled'),
+    (err: unknown) => log.warn({ err }, 'secret rules could not all be compiled ahead; they compile on first use'),
+  );
 
   let closing: Promise<void> | null = null;
   return {

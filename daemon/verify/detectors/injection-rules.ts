@@ -188,3 +188,22 @@ export const SIGNAL_WEIGHTS = {
   'obfuscation.leetspeak': 0.2,
 } as const;
 export type SignalName = keyof typeof SIGNAL_WEIGHTS;
+
+// ---- normalisation data ----
+
+/** Zero-width and filler characters: dropped before matching, counted when they split a Latin word. */
+export const ZERO_WIDTH: ReadonlySet<number> = new Set([
+  0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x180e, 0x00ad, 0x034f, 0x115f, 0x1160, 0x3164, 0xffa0,
+]);
+
+/** Cyrillic and Greek letters that look Latin, and typographic quotes; applied after NFKD and lower-casing. */
+export const CONFUSABLE: Readonly<Record<string, string>> = {
+  'а': 'a', 'е': 'e', 'ё': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's',
+  'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'к': 'k', 'α': 'a', 'ο': 'o', 'ρ': 'p', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'τ': 't',
+  'υ': 'u', 'χ': 'x', 'ε': 'e', 'ϲ': 'c', 'ϳ': 'j', 'ı': 'i', 'ɡ': 'g', 'ɑ': 'a', 'ʏ': 'y',
+  '\u2019': "'", '\u2018': "'", '\u02bc': "'", '\u201b': "'", '\u2032': "'",
+  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u2033': '"', '\u00ab': '"', '\u00bb': '"',
+};
+
+/** Light leetspeak, applied only inside words that mix letters with these characters. */
+export const LEET: Readonly<Record<string, string>> = { 0: 'o', 1: 'i', 3: 'e', 4: 'a', 5: 's', 7: 't', 8: 'b', '@': 'a', $: 's' };

@@ -2,10 +2,14 @@
 // weighted rules of injection-rules.ts, matched over a normalised copy of the text (NFKD, no accents,
 // look-alike letters mapped, invisible characters gone) and over text hidden in base64, hex,
 // percent-encoding, Unicode tag characters or variation selectors, plus the signals of hiding itself.
-// Phrase rules are damped when the text writes *about* attacks (quoted, reporting words); an
-// attacker can borrow that voice, so damping never touches hiding signals (README: trade-off).
+//
+// Trade-off: phrase rules are damped when the text writes *about* attacks (the phrase in quotes or
+// code, reported as "asks the model to ...", reporting words such as "researchers", "for example"),
+// so an article quoting "ignore all previous instructions" passes. An attacker can borrow that voice:
+// one quoted override in a text with two reporting words scores 0.27 instead of 0.9. Damping never
+// touches hiding signals, and two unquoted attack phrases still reach the flag threshold when damped.
 import { z } from 'zod';
-import { INJECTION_RULES, REPORTING_CUES, SIGNAL_WEIGHTS } from './injection-rules.js';
+import { CONFUSABLE, INJECTION_RULES, LEET, REPORTING_CUES, SIGNAL_WEIGHTS, ZERO_WIDTH } from './injection-rules.js';
 import type { InjectionCategory, InjectionRule, SignalName } from './injection-rules.js';
 import { WordAutomaton } from './keywords.js';
 import type { Detector, Finding } from './types.js';
@@ -16,14 +20,6 @@ import type { Detector, Finding } from './types.js';
 interface View { readonly text: string; start(i: number): number; end(i: number): number }
 interface Hidden { zeroWidth: number; bidi: number; tags: string; selectors: number[]; mixedWords: number }
 
-const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x180e, 0x00ad, 0x034f, 0x115f, 0x1160, 0x3164, 0xffa0]);
-const CONFUSABLE: Record<string, string> = {
-  'а': 'a', 'е': 'e', 'ё': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's',
-  'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'к': 'k', 'α': 'a', 'ο': 'o', 'ρ': 'p', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'τ': 't',
-  'υ': 'u', 'χ': 'x', 'ε': 'e', 'ϲ': 'c', 'ϳ': 'j', 'ı': 'i', 'ɡ': 'g', 'ɑ': 'a', 'ʏ': 'y',
-  '\u2019': "'", '\u2018': "'", '\u02bc': "'", '\u201b': "'", '\u2032': "'",
-  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u2033': '"', '\u00ab': '"', '\u00bb': '"',
-};
 const MARKS = /\p{M}/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
@@ -116,7 +112,6 @@ function normalise(text: string): { view: View; hidden: Hidden } {
   return { view: viewOf(view, text, () => starts), hidden };
 }
 
-const LEET: Record<string, string> = { 0: 'o', 1: 'i', 3: 'e', 4: 'a', 5: 's', 7: 't', 8: 'b', '@': 'a', $: 's' };
 const LEET_TOKEN = /[a-z0134578@$]{4,}/g;
 
 /** The view with leetspeak words ("1gn0re") spelled out, or null when it has none. Same length, same offsets. */
@@ -194,7 +189,7 @@ function damping(view: string, at: number, cues: number): number {
  * Rule hits in one view, offsets in the original text (`span` for decoded text). `skip` names
  * rules already found; `cues` counts reporting words (0 for decoded text: hiding is never reporting).
  */
-function matchView(view: View, text: string, disabled: ReadonlySet<string>, skip: ReadonlySet<string>, span: [number, number] | null): { hits: Hit[]; cues: number } {
+function matchView(view: View, text: string, disabled: ReadonlySet<string>, skip: ReadonlySet<string>, span: [number, number] | null): Hit[] {
   const present = AUTOMATON.present(text);
   const cues = span === null ? CUE_WORDS.filter((w) => present[w]).length : 0;
   const hits: Hit[] = [];
@@ -208,7 +203,7 @@ function matchView(view: View, text: string, disabled: ReadonlySet<string>, skip
     const end = span?.[1] ?? view.end(last);
     hits.push({ name: c.rule.name, weight: c.rule.weight * damp, start, end });
   });
-  return { hits, cues };
+  return hits;
 }
 
 // ---- hidden payloads ----
@@ -218,18 +213,26 @@ const HEX_RUN = /(?:[0-9a-fA-F]{2}){8,}|(?:\\x[0-9a-fA-F]{2}){4,}|(?:[0-9a-fA-F]
 const MAX_RUN = 16384;
 const MAX_RUNS = 16;
 const MAX_DEPTH = 2;
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8 = new TextDecoder('utf-8');
 const TEXTUAL = /[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u;
+
+/** Well-formed UTF-8 without control characters (checked here: a failed fatal decode throws, and throwing is slow). */
+function plausibleText(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x80) { if ((b < 0x20 && b !== 9 && b !== 10 && b !== 13) || b === 0x7f) return false; continue; }
+    const extra = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (extra < 0) return false;
+    for (let k = 1; k <= extra; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return false;
+    i += extra;
+  }
+  return true;
+}
 
 /** Bytes that read as a sentence of text, or null. */
 function asText(bytes: Uint8Array): string | null {
-  if (bytes.length < 8) return null;
-  // Random bytes are one in eight control characters; text has almost none. Cheaper than a failed decode.
-  let control = 0;
-  for (const b of bytes) if ((b < 0x20 && b !== 9 && b !== 10 && b !== 13) || b === 0x7f) control++;
-  if (control > bytes.length / 20) return null;
-  let text: string;
-  try { text = UTF8.decode(bytes); } catch { return null; }
+  if (bytes.length < 8 || !plausibleText(bytes)) return null;
+  const text = UTF8.decode(bytes);
   if (!text.includes(' ')) return null;
   let ok = 0;
   for (const ch of text) if (TEXTUAL.test(ch)) ok++;
@@ -261,19 +264,18 @@ function hiddenTexts(text: string, hidden: Hidden): Array<{ text: string; span: 
 
 // ---- scoring ----
 
-interface Analysis { readonly hits: Hit[] }
-
 function signal(name: SignalName, disabled: ReadonlySet<string>, start: number, end: number): Hit[] {
   return disabled.has(name) ? [] : [{ name, weight: SIGNAL_WEIGHTS[name], start, end }];
 }
 
-function analyse(text: string, disabled: ReadonlySet<string>, depth: number, span: [number, number] | null): Analysis {
+/** Every hit in a text: its rules, its leetspeak, its hiding signals and, down to MAX_DEPTH, what it hides. */
+function analyse(text: string, disabled: ReadonlySet<string>, depth: number, span: [number, number] | null): Hit[] {
   const { view, hidden } = normalise(text);
   const whole: [number, number] = span ?? [0, text.length];
-  const hits = matchView(view, view.text, disabled, new Set(), span).hits;
+  const hits = matchView(view, view.text, disabled, new Set(), span);
   const leet = unleet(view.text);
   if (leet !== null) {
-    const more = matchView(view, leet, disabled, new Set(hits.map((h) => h.name)), span).hits;
+    const more = matchView(view, leet, disabled, new Set(hits.map((h) => h.name)), span);
     if (more.length > 0) hits.push(...more, ...signal('obfuscation.leetspeak', disabled, whole[0], whole[1]));
   }
   if (hidden.zeroWidth > 0) hits.push(...signal('obfuscation.zero_width', disabled, whole[0], whole[1]));
@@ -284,11 +286,11 @@ function analyse(text: string, disabled: ReadonlySet<string>, depth: number, spa
   if (depth < MAX_DEPTH) {
     for (const h of hiddenTexts(text, hidden)) {
       const at = span ?? h.span;
-      const inner = analyse(h.text, disabled, depth + 1, at).hits;
+      const inner = analyse(h.text, disabled, depth + 1, at);
       if (inner.length > 0) hits.push(...inner, ...signal('obfuscation.encoded_instructions', disabled, at[0], at[1]));
     }
   }
-  return { hits };
+  return hits;
 }
 
 /** The strongest hit per rule, strongest first. */
@@ -301,7 +303,7 @@ function strongest(hits: readonly Hit[]): Hit[] {
 export interface InjectionScore { readonly score: number; readonly rules: ReadonlyArray<{ name: string; weight: number }>; readonly start: number; readonly end: number }
 
 export function scoreInjection(text: string, disabledRules: readonly string[] = []): InjectionScore {
-  const hits = strongest(analyse(text, new Set(disabledRules), 0, null).hits);
+  const hits = strongest(analyse(text, new Set(disabledRules), 0, null));
   const score = 1 - hits.reduce((p, h) => p * (1 - h.weight), 1);
   return {
     score: Math.round(score * 1000) / 1000,

@@ -1,7 +1,9 @@
-// A policy's own words and patterns. 'keywords': plain substring search, case-insensitive, whole
-// words by default. 'regex': user patterns run by RE2 (re2-wasm), whose matching time is linear in
-// the text whatever the pattern, so no pattern a policy author writes can stall the daemon.
-// Also home of re2Matches, the one loop over RE2 matches that the secrets detector shares.
+// A policy's own words and patterns. 'keywords': case-insensitive, whole words by default, all
+// words found in one pass. 'regex': user patterns run by RE2 (re2-wasm), whose matching time is
+// linear in the text whatever the pattern, so no pattern a policy author writes can stall the daemon.
+// Also home of the matching primitives the secrets and injection detectors share: re2Matches and
+// WordAutomaton.
+import { createRequire } from 'node:module';
 import { RE2 } from 're2-wasm';
 import { z } from 'zod';
 import type { Detector, Finding } from './types.js';
@@ -33,7 +35,10 @@ export interface Re2Match {
   readonly groups: ReadonlyArray<string | undefined>;
 }
 
-interface WrappedRe2 { match(text: string, start: number, groups: boolean): { index: number; match: string; groups: Array<string | undefined> } }
+interface WrappedRe2 {
+  match(text: string, start: number, groups: boolean): { index: number; match: string; groups: Array<string | undefined> };
+  delete(): void;
+}
 
 /**
  * re2-wasm's exec always asks RE2 for submatches, which RE2 extracts with its NFA: about 1 ms a call
@@ -42,6 +47,48 @@ interface WrappedRe2 { match(text: string, start: number, groups: boolean): { in
  */
 function wrapped(re: RE2): WrappedRe2 {
   return (re as unknown as { wrapper: WrappedRe2 }).wrapper;
+}
+
+/** re2-wasm keeps each program (and its DFA cache) in WebAssembly memory until its wrapper is deleted. */
+export function releaseRe2(re: RE2): void {
+  wrapped(re).delete();
+}
+
+// re2-wasm's heap is a fixed 16 MB for every pattern of one instance, and a pattern's DFA takes
+// ~45 KB on its first match and grows with the text it sees. Running out aborts the call with a
+// RuntimeError. So patterns are spread over instances (re2Heap), and holders of compiled patterns
+// register here to drop them all when a heap runs out anyway: the failing request fails (the
+// pipeline blocks it), the next ones compile afresh.
+const releasers: Array<() => void> = [];
+export function onRe2Exhausted(release: () => void): void {
+  releasers.push(release);
+}
+
+const requireCjs = createRequire(import.meta.url);
+const heaps: Array<typeof RE2> = [RE2];
+
+/**
+ * The RE2 class of WebAssembly heap n. Heap 0 is the imported re2-wasm, for policy patterns; each
+ * further heap is a separate instance of the package (loaded anew by dropping it from the module
+ * cache), with a 16 MB heap of its own.
+ */
+export function re2Heap(n: number): typeof RE2 {
+  while (heaps.length <= n) {
+    for (const id of [requireCjs.resolve('re2-wasm'), requireCjs.resolve('re2-wasm/build/wasm/re2.js')]) delete requireCjs.cache[id];
+    heaps.push((requireCjs('re2-wasm') as { RE2: typeof RE2 }).RE2);
+  }
+  return heaps[n]!;
+}
+
+/** Runs fn; if re2-wasm ran out of memory on the way, releases every compiled pattern and says so. */
+export function guardRe2<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof Error) || !/Cannot enlarge memory|\(OOM\)/.test(err.message)) throw err;
+    for (const release of releasers) release();
+    throw new Error('RE2 ran out of a 16 MB WebAssembly heap; every compiled pattern was released', { cause: err });
+  }
 }
 
 function codePoints(s: string): number {
@@ -64,16 +111,17 @@ function codePoints(s: string): number {
 export function re2Matches(re: RE2, text: string, limit: number, groups = true, lookahead = Infinity): Re2Match[] {
   const out: Re2Match[] = [];
   const wrapper = wrapped(re);
+  const offset = /[\uD800-\uDBFF]/.test(text) ? unitOffset : (_: string, cp: number): number => cp;
   for (let cursor = 0; out.length < limit && cursor <= text.length;) {
     const from = cursor > 0 ? cursor - (isLowSurrogate(text.charCodeAt(cursor - 1)) ? 2 : 1) : 0;
     let slice = text.slice(from, cursor + lookahead);
     let m = wrapper.match(slice, codePoints(text.slice(from, cursor)), groups);
-    if (slice.length < text.length - from && (m.index < 0 || unitOffset(slice, m.index) + m.match.length === slice.length)) {
+    if (slice.length < text.length - from && (m.index < 0 || offset(slice, m.index) + m.match.length === slice.length)) {
       slice = text.slice(from);
       m = wrapper.match(slice, codePoints(text.slice(from, cursor)), groups);
     }
     if (m.index < 0) break;
-    const start = from + unitOffset(slice, m.index);
+    const start = from + offset(slice, m.index);
     out.push({ start, end: start + m.match.length, groups: [m.match, ...m.groups] });
     cursor = start + Math.max(m.match.length, isHighSurrogate(text.charCodeAt(start)) ? 2 : 1);
   }
@@ -216,12 +264,11 @@ export const keywordsDetector: Detector<KeywordsConfig> = {
 // ---- regex ----
 
 const COMPILED = new Map<string, RE2>();
-const CACHE_SIZE = 512;
-
-/** re2-wasm keeps each program in WebAssembly memory until its embind wrapper is deleted. */
-function release(re: RE2): void {
-  (re as unknown as { wrapper?: { delete?: () => void } }).wrapper?.delete?.();
-}
+const CACHE_SIZE = 128;
+onRe2Exhausted(() => {
+  for (const re of COMPILED.values()) releaseRe2(re);
+  COMPILED.clear();
+});
 
 /** Compiles once per (pattern, flags); throws SyntaxError when RE2 refuses the pattern. */
 function compiled(pattern: string, caseInsensitive: boolean): RE2 {
@@ -231,7 +278,7 @@ function compiled(pattern: string, caseInsensitive: boolean): RE2 {
     re = new RE2(pattern, caseInsensitive ? 'giu' : 'gu');
     if (COMPILED.size >= CACHE_SIZE) {
       const oldest = COMPILED.keys().next().value!;
-      release(COMPILED.get(oldest)!);
+      releaseRe2(COMPILED.get(oldest)!);
       COMPILED.delete(oldest);
     }
     COMPILED.set(key, re);
@@ -244,15 +291,16 @@ export function patternProblem(pattern: string, caseInsensitive: boolean): strin
   try {
     compiled(pattern, caseInsensitive);
   } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
     // re2-wasm's message is "Invalid regular expression: /<pattern>/<flags>: <reason>".
-    const message = err instanceof Error ? err.message : String(err);
+    const message = err.message;
     const at = message.lastIndexOf('u: ');
     const reason = at >= 0 ? message.slice(at + 3) : message;
     return `RE2 cannot compile this pattern (${reason}); RE2 has no lookaround and no backreferences`;
   }
   const whole = new RE2(`^(?:${pattern})$`, caseInsensitive ? 'iu' : 'u');
   const empty = whole.test('');
-  release(whole);
+  releaseRe2(whole);
   return empty ? 'the pattern matches the empty string' : null;
 }
 
@@ -275,8 +323,8 @@ export type RegexConfig = z.output<typeof RegexConfigSchema>;
 
 export const regexDetector: Detector<RegexConfig> = {
   name: 'regex',
-  parseConfig: (config) => RegexConfigSchema.parse(config),
-  detect(text, config) {
+  parseConfig: (config) => guardRe2(() => RegexConfigSchema.parse(config)),
+  detect: (text, config) => guardRe2(() => {
     const safe = wellFormed(text);
     const out: Finding[] = [];
     config.patterns.forEach((p, i) => {
@@ -286,5 +334,5 @@ export const regexDetector: Detector<RegexConfig> = {
       }
     });
     return out.sort((a, b) => a.start - b.start);
-  },
+  }),
 };

@@ -1,11 +1,11 @@
 // Secrets in text: the rule set of secret-rules.ts (gitleaks' rules plus ours), each rule compiled
-// once into RE2 at load and run only around occurrences of its keywords, then filtered as gitleaks
-// filters: entropy floor on the secret, digit for generic rules, allow-lists, stop-words.
-import { RE2 } from 're2-wasm';
+// once into RE2 and run only around occurrences of its keywords, then filtered as gitleaks filters:
+// entropy floor on the secret, a digit for generic rules, allow-lists, stop-words.
+import type { RE2 } from 're2-wasm';
 import { z } from 'zod';
-import { lowerSameLength, re2Matches, wellFormed, WordAutomaton } from './keywords.js';
+import { guardRe2, lowerSameLength, onRe2Exhausted, re2Heap, re2Matches, releaseRe2, wellFormed, WordAutomaton } from './keywords.js';
 import type { Re2Match } from './keywords.js';
-import { DROPPED_RULES, GLOBAL_ALLOW, SECRET_RULES } from './secret-rules.js';
+import { DROPPED_RULES, GLOBAL_ALLOW, sampleOf, SECRET_RULES } from './secret-rules.js';
 import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rules.js';
 import type { Detector, Finding } from './types.js';
 
@@ -14,38 +14,85 @@ interface CompiledRule {
   readonly rule: SecretRule;
   /** Finds matches, without submatches. */
   readonly re: RE2;
-  /** Splits one match into its groups; compiled on the first match. See secretOf. */
-  tail?: RE2;
+  /** Splits a match into its groups (null: the secret is the whole match). See secretOf. */
+  readonly tail: RE2 | null;
   readonly allow: readonly CompiledAllow[];
 }
 
+// The rules share out four re2-wasm heaps of 16 MB (see keywords.ts); ~56 rules, warm and after a
+// stress run over varied text, use about a third of one.
+const RULES_PER_HEAP = 56;
+const heapOf = (i: number): typeof RE2 => re2Heap(1 + Math.floor(i / RULES_PER_HEAP));
+
 /** An allow-list's regexes as one alternation: one RE2 call per candidate instead of one per regex. */
-function compileAllow(list: SecretAllowList): CompiledAllow {
+function compileAllow(list: SecretAllowList, Re2: typeof RE2): CompiledAllow {
   const regexes = list.regexes ?? [];
-  const regex = regexes.length === 0 ? null : new RE2(regexes.map((r) => `(?:${r})`).join('|'), 'u');
+  const regex = regexes.length === 0 ? null : new Re2(regexes.map((r) => `(?:${r})`).join('|'), 'u');
   return { target: list.target ?? 'secret', regex, stopwords: list.stopwords ?? [] };
 }
 
-// re2-wasm compiles slowly (30-400 ms a rule, ~10 s for the set), so a rule is compiled the first
-// time its keyword occurs, or ahead of traffic by warmSecretRules() at boot; never twice.
-const COMPILED: Array<CompiledRule | null | undefined> = new Array(SECRET_RULES.length);
+/**
+ * RE2 as re2-wasm runs it: a fixed 16 MB heap per instance, and a DFA per pattern whose states grow
+ * with the width of counted repeats and with the text seen. Repeats wider than `width` are opened
+ * to {m,} (runs longer than gitleaks' upper bound then match too). For finding matches the width is
+ * 20, which keeps gitleaks' 20-character gap between a name and its "="; with the bounds as written,
+ * a stress run over varied text exhausted the heap. For splitting a match already found into its
+ * groups the width is 5: the same split of the same text, at a tenth of the NFA work.
+ */
+export function relax(source: string, width: number): string {
+  return source.replace(/\{(\d+),(\d+)\}/g, (all, m: string, n: string) => (Number(n) - Number(m) > width ? `{${m},}` : all));
+}
+
+/** Does the pattern have a capturing group? (Skips escapes and character classes.) */
+function capturing(source: string): boolean {
+  for (let i = 0, inClass = false; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') { inClass = true; if (source[i + 1] === '^') i++; if (source[i + 1] === ']') i++; }
+    else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
+  }
+  return false;
+}
+
+// Compiling the set costs ~4 s of CPU, up to 100 ms a rule: a rule is compiled the first time one
+// of its keywords occurs, or ahead of traffic by warmSecretRules() at boot.
+let COMPILED: Array<CompiledRule | null | undefined> = new Array(SECRET_RULES.length);
+let GLOBAL: CompiledAllow | undefined;
 const DROPPED: Array<{ id: string; why: string }> = [...DROPPED_RULES];
+
+function releaseAllow(a: CompiledAllow): void {
+  if (a.regex !== null) releaseRe2(a.regex);
+}
+
+onRe2Exhausted(() => {
+  for (const c of COMPILED) if (c !== null && c !== undefined) { releaseRe2(c.re); if (c.tail !== null) releaseRe2(c.tail); c.allow.forEach(releaseAllow); }
+  if (GLOBAL !== undefined) releaseAllow(GLOBAL);
+  COMPILED = new Array(SECRET_RULES.length);
+  GLOBAL = undefined;
+});
 
 function compiledRule(i: number): CompiledRule | null {
   let c = COMPILED[i];
   if (c !== undefined) return c;
   const rule = SECRET_RULES[i]!;
   try {
-    c = { rule, re: new RE2(rule.regex, 'u'), allow: (rule.allow ?? []).map(compileAllow) };
+    const Re2 = heapOf(i);
+    const groups = rule.secretGroup !== 0 && capturing(rule.regex);
+    c = {
+      rule,
+      re: new Re2(relax(rule.regex, 20), 'u'),
+      tail: groups ? new Re2(`^(?:${relax(rule.regex, 5)})$`, 'u') : null,
+      allow: (rule.allow ?? []).map((a) => compileAllow(a, Re2)),
+    };
   } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
     c = null;
-    DROPPED.push({ id: rule.id, why: `RE2 refused it: ${err instanceof Error ? err.message : String(err)}` });
+    DROPPED.push({ id: rule.id, why: `RE2 refused it: ${err.message}` });
   }
   COMPILED[i] = c;
   return c;
 }
-
-const GLOBAL = compileAllow(GLOBAL_ALLOW);
 
 export interface SecretRulesReport { readonly compiled: number; readonly dropped: ReadonlyArray<{ id: string; why: string }> }
 
@@ -53,16 +100,27 @@ function report(): SecretRulesReport {
   return { compiled: COMPILED.filter((c) => c !== undefined && c !== null).length, dropped: [...DROPPED] };
 }
 
+/**
+ * Compiles rule i and runs it once on a string built to match it: RE2 compiles its reverse program
+ * and first DFA states on a rule's first match (10-100 ms), which no request should wait for.
+ */
+function prepare(i: number): void {
+  const c = compiledRule(i);
+  if (c === null) return;
+  const m = re2Matches(c.re, sampleOf(c.rule.regex), 1, false)[0];
+  if (m !== undefined) secretOf(c, m.groups[0] ?? '');
+}
+
 /** Compiles every rule now; the count compiled and every rule left out, with the reason. */
 export function compileSecretRules(): SecretRulesReport {
-  SECRET_RULES.forEach((_, i) => compiledRule(i));
+  guardRe2(() => SECRET_RULES.forEach((_, i) => prepare(i)));
   return report();
 }
 
 /** The same, one rule per turn of the event loop, for boot. */
 export async function warmSecretRules(): Promise<SecretRulesReport> {
   for (let i = 0; i < SECRET_RULES.length; i++) {
-    compiledRule(i);
+    guardRe2(() => prepare(i));
     await new Promise((resolve) => setImmediate(resolve));
   }
   return report();
@@ -153,31 +211,13 @@ export function shannonEntropy(s: string): number {
 
 interface Candidate { readonly start: number; readonly end: number; readonly secret: string; readonly match: string; readonly line: string }
 
-/** Does the pattern have a capturing group? (Skips escapes and character classes.) */
-function capturing(source: string): boolean {
-  for (let i = 0, inClass = false; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') { inClass = true; if (source[i + 1] === '^') i++; if (source[i + 1] === ']') i++; }
-    else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
-  }
-  return false;
-}
-
-/** Counted repeats wider than a few characters become open: the same parses of a known match, a fraction of the NFA work. */
-function relax(source: string): string {
-  return source.replace(/\{(\d+),(\d+)\}/g, (all, m: string, n: string) => (Number(n) - Number(m) > 5 ? `{${m},}` : all));
-}
-
 /**
  * The secret inside a match: the rule's group, else the first group that took part, else the match.
- * The match is found without submatches; its groups come from the same pattern anchored to the
- * matched text, with wide counted repeats opened up (an identical split but for pathological runs).
+ * Matches are found without submatches (RE2's engine for those takes ~1 ms on the larger gitleaks
+ * patterns); a match's groups come from the tail pattern, anchored to the matched text alone.
  */
 function secretOf(c: CompiledRule, whole: string): { secret: string; offset: number } {
-  if (c.rule.secretGroup === 0 || !capturing(c.rule.regex)) return { secret: whole, offset: 0 };
-  c.tail ??= new RE2(`^(?:${relax(c.rule.regex)})$`, 'u');
+  if (c.tail === null) return { secret: whole, offset: 0 };
   const groups = re2Matches(c.tail, whole, 1)[0]?.groups ?? [whole];
   const group = c.rule.secretGroup ?? groups.findIndex((g, i) => i > 0 && g !== undefined && g !== '');
   const secret = group > 0 ? groups[group] ?? '' : whole;
@@ -206,6 +246,7 @@ function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<strin
     if (shannonEntropy(c.secret) <= rule.entropy) return false;
     if (rule.requireDigit === true && !/\d/.test(c.secret)) return false;
   }
+  GLOBAL ??= compileAllow(GLOBAL_ALLOW, heapOf(0));
   return !allowed(c, lists) && !allowed(c, [GLOBAL]);
 }
 
@@ -250,7 +291,7 @@ function dedupe(findings: Finding[]): Finding[] {
 export const secretsDetector: Detector<SecretsConfig> = {
   name: 'secrets',
   parseConfig: (config) => SecretsConfigSchema.parse(config ?? {}),
-  detect(text, config) {
+  detect: (text, config) => guardRe2(() => {
     if (text.length === 0) return [];
     const safe = wellFormed(text);
     const hits = new KeywordHits(lowerSameLength(safe));
@@ -261,5 +302,5 @@ export const secretsDetector: Detector<SecretsConfig> = {
       if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
     }
     return dedupe(out).slice(0, MAX_FINDINGS);
-  },
+  }),
 };

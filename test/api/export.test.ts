@@ -9,7 +9,7 @@ import type { TraceInput } from '../../daemon/ledger/streams.js';
 import { isoTimestamp } from '../../daemon/traces/export.js';
 import { freshDatabase } from '../helpers/db.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { spawnDaemon } from '../helpers/spawn-daemon.js';
+import { spawnDaemon, waitForLog } from '../helpers/spawn-daemon.js';
 
 async function seed(gw: TestGateway, input: Partial<TraceInput> & { decision: string }) {
   return gw.gateway.writer.append('default', { traceType: 'VERIFY', content: {}, ...input });
@@ -131,6 +131,7 @@ t.test('memory stays flat: the daemon\'s peak RSS after an 80 MB export is withi
     await fs.rm(dataDir, { recursive: true, force: true });
   });
   const base = await daemon.url;
+  await waitForLog(daemon, /secret rules compiled/); // start-up work (RE2 heaps) is not the export's
   const token = (await fs.readFile(path.join(dataDir, 'admin.token'), 'utf8')).trim();
   const startPeak = await peakRss(daemon.child.pid!);
   const rows = 60_000;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { withDatabase } from '../helpers/db.js';
-import { spawnDaemon } from '../helpers/spawn-daemon.js';
+import { spawnDaemon, waitForLog } from '../helpers/spawn-daemon.js';
 
 const SIZES = [20_000, 200_000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -83,6 +83,7 @@ async function measure(url: string, dataDir: string, token: string, sql: postgre
   });
   try {
     const base = await daemon.url;
+    await waitForLog(daemon, /secret rules compiled/); // start-up work is not the export's
     const pid = daemon.child.pid!;
     const startRss = await procStatusBytes(pid, 'VmRSS');
     const result: SizeResult = { size, perSecond: [], basePerSecond: [], cpuPerRow: [], bytes: 0, startRss, peakRss: 0, rowsOk: true };

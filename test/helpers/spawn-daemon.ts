@@ -34,3 +34,15 @@ export function spawnDaemon(env: Record<string, string>): Spawned {
   });
   return { child, url, exit, stdout: () => out, stderr: () => err };
 }
+
+/**
+ * Resolves when the daemon has logged a line matching `pattern` (e.g. /secret rules compiled/,
+ * after which no start-up work competes with what a test or benchmark measures).
+ */
+export async function waitForLog(spawned: Spawned, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(spawned.stdout())) {
+    if (Date.now() > deadline) throw new Error(`gatewayd did not log ${pattern} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

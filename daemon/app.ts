@@ -106,10 +106,15 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
   // Compiling the secret rules costs seconds of CPU; it runs in the background one rule per tick,
   // and a rule a request needs first is compiled on demand.
-  void warmSecretRules().then(
-    (r) => log.info({ compiled: r.compiled, dropped: r.dropped.length }, 'secret rules compiled'),
-    (err: unknown) => log.warn({ err }, 'secret rules could not all be compiled ahead; they compile on first use'),
-  );
+  // It starts a moment after listening, so start-up and early requests do not queue behind it, and
+  // stops at shutdown.
+  const warming = new AbortController();
+  const warmTimer = setTimeout(() => {
+    void warmSecretRules(warming.signal).then(
+      (r) => { if (!warming.signal.aborted) log.info({ compiled: r.compiled, dropped: r.dropped.length }, 'secret rules compiled'); },
+      (err: unknown) => log.warn({ err }, 'secret rules could not all be compiled ahead; they compile on first use'),
+    );
+  }, 1000).unref();
 
   let closing: Promise<void> | null = null;
   return {
@@ -117,6 +122,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        clearTimeout(warmTimer);
+        warming.abort();
         await Promise.all([checkpointer.stop(), retention.stop()]);
         await http.close(config.shutdownTimeoutMs);
         await Promise.all([closeAttachmentWorkers(), upstream.close().catch(() => undefined)]);

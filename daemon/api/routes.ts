@@ -3,6 +3,7 @@
 import type { Route } from '../http/types.js';
 import type { Deps } from './deps.js';
 import { agentRoutes } from './v1/agents.js';
+import { commandCenterRoutes } from './v1/command-center.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
@@ -12,6 +13,7 @@ import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
+import { webhookRoutes } from './v1/webhooks.js';
 
 /** `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown. */
 export function allRoutes(deps: Deps, mcpProxy: McpProxy): Route[] {
@@ -26,5 +28,7 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy): Route[] {
     ...mcpServerRoutes(deps),
     ...mcpCatalogRoutes(deps),
     ...mcpProxy.routes,
+    ...commandCenterRoutes(deps),
+    ...webhookRoutes(deps),
   ];
 }

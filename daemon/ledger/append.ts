@@ -2,6 +2,7 @@
 // number and hash the entries in order, insert them, move the head. The group-commit writer and
 // every domain transaction that must log atomically (admin actions, lifecycle changes) use this.
 import { entryHash, GENESIS_HASH } from '../../shared/ledger-hash.js';
+import { bucketOf, groupCounts, type CounterGroup } from '../command-center/counter-keys.js';
 import type { Tx } from '../db/connect.js';
 import { buildAdmin, buildTrace, STREAM_TABLE, type AdminInput, type BuiltEntry, type StreamName, type TraceInput } from './streams.js';
 
@@ -23,7 +24,22 @@ async function lockHead(tx: Tx, projectId: string, stream: StreamName): Promise<
   return lockHead(tx, projectId, stream);
 }
 
-async function appendWith<I>(tx: Tx, stream: StreamName, projectId: string, inputs: readonly I[], build: Builder<I>): Promise<Appended[]> {
+/**
+ * The command center's counters of a batch (sql/00012_counters.sql), upserted in the statement that
+ * inserts its traces: the batch's distinct keys as one JSON parameter, into the batch's minute.
+ */
+function upsertCounts(tx: Tx, projectId: string, createdAt: string, counts: readonly CounterGroup[]) {
+  return tx`
+    insert into trace_counts (project_id, grain, dim, bucket, trace_type, decision, key, count)
+    select ${projectId}, 'minute', c.dim, ${bucketOf(createdAt, 'minute')}::timestamptz, c.trace_type, c.decision, c.key, c.count
+    from jsonb_to_recordset(${tx.json(counts as never)}) as c(dim text, trace_type text, decision text, key text, count bigint)
+    on conflict (project_id, grain, dim, bucket, trace_type, decision, key) do update set count = trace_counts.count + excluded.count`;
+}
+
+async function appendWith<I>(
+  tx: Tx, stream: StreamName, projectId: string, inputs: readonly I[], build: Builder<I>,
+  counters?: (inputs: readonly I[]) => CounterGroup[],
+): Promise<Appended[]> {
   if (inputs.length === 0) return [];
   let { seq, head } = await lockHead(tx, projectId, stream);
   // One timestamp source per batch, never earlier than the previous entry's, keeps time ordered with sequence.
@@ -42,11 +58,13 @@ async function appendWith<I>(tx: Tx, stream: StreamName, projectId: string, inpu
   const table = STREAM_TABLE[stream];
   const jsonColumns = stream === 'admin' ? ['details'] : [];
   const insertRows = rows.map((r) => withJson(tx, r, jsonColumns));
+  const counts = counters?.(inputs) ?? [];
   if (extras.length > 0) {
     const contentRows = extras.map((r) => withJson(tx, r, ['body']));
     await tx`
       with entries as (insert into ${tx(table)} ${tx(insertRows)}),
-           content as (insert into trace_content ${tx(contentRows)})
+           content as (insert into trace_content ${tx(contentRows)})${counts.length > 0 ? tx`,
+           counts as (${upsertCounts(tx, projectId, createdAt, counts)})` : tx``}
       update ledger_heads set seq = ${seq}, head = ${head} where project_id = ${projectId} and stream = ${stream}`;
   } else {
     await tx`
@@ -64,7 +82,7 @@ function withJson(tx: Tx, row: Record<string, unknown>, columns: string[]): Reco
 }
 
 export function appendTraces(tx: Tx, projectId: string, inputs: readonly TraceInput[]): Promise<Appended[]> {
-  return appendWith(tx, 'traces', projectId, inputs, buildTrace);
+  return appendWith(tx, 'traces', projectId, inputs, buildTrace, groupCounts);
 }
 
 export function appendAdmin(tx: Tx, projectId: string, inputs: readonly AdminInput[]): Promise<Appended[]> {

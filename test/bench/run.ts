@@ -2,6 +2,7 @@
 // same run. Uses DATABASE_URL's server, or an embedded PostgreSQL when it is unset.
 import os from 'node:os';
 import { databaseServer } from '../helpers/db-server.js';
+import { benchCommandCenter } from './command-center.js';
 import { benchDetectors } from './detectors.js';
 import { benchExport } from './export.js';
 import { benchTraceAppend } from './trace-append.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     if (!only || only === 'detectors') benchDetectors();
     if (!only || only === 'verify') await benchVerify(server.url);
     if (only === 'trace-list') await benchTraceList(server.url); // only by name: it seeds 10M rows (BENCH_TRACES)
+    if (only === 'command-center') await benchCommandCenter(server.url); // only by name: counters of 10M traces (BENCH_CC_TRACES)
   } finally {
     await server.stop();
   }

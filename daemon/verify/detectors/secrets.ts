@@ -118,8 +118,9 @@ export function compileSecretRules(): SecretRulesReport {
 }
 
 /** The same, one rule per turn of the event loop, for boot. */
-export async function warmSecretRules(): Promise<SecretRulesReport> {
+export async function warmSecretRules(signal?: AbortSignal): Promise<SecretRulesReport> {
   for (let i = 0; i < SECRET_RULES.length; i++) {
+    if (signal?.aborted) break; // shutting down: what is left compiles on first use
     guardRe2(() => prepare(i));
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -29,7 +29,8 @@ export class ApiClient {
     return this.connection.url;
   }
 
-  async request<T>(method: Method, route: string, body?: unknown): Promise<T> {
+  /** `timeoutMs` only for routes that wait on purpose (anchor run-now waits for a receipt). */
+  async request<T>(method: Method, route: string, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.connection.token}`,
@@ -40,12 +41,12 @@ export class ApiClient {
     let text: string;
     try {
       res = await fetch(this.connection.url + route, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS),
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs),
       });
       text = await res.text();
     } catch (err) {
       const code = transportCode(err);
-      const what = code === 'timeout' ? `no answer within ${TIMEOUT_MS / 1000}s` : code;
+      const what = code === 'timeout' ? `no answer within ${timeoutMs / 1000}s` : code;
       throw new GatewayUnavailable(`cannot reach the gateway at ${this.connection.url} (${what})`);
     }
     const parsed = parseJson(text);

@@ -5,6 +5,9 @@ import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AgentActivity } from './agents/activity.js';
+import { loadAnchorKey } from './anchor/key.js';
+import { registerAnchorMetrics } from './anchor/metrics.js';
+import { createAnchorService } from './anchor/service.js';
 import { allRoutes } from './api/routes.js';
 import { createMcpProxy } from './api/v1/mcp-proxy.js';
 import type { Deps } from './api/deps.js';
@@ -23,6 +26,7 @@ import { createMetrics } from './metrics.js';
 import { registerStopHook } from './approvals/store.js';
 import { createUpstreamDispatcher } from './mcp/ssrf.js';
 import { bootstrap } from './project/bootstrap.js';
+import { startStateCache } from './state-cache/index.js';
 import { closeAttachmentWorkers } from './verify/attachments.js';
 import { warmSecretRules } from './verify/detectors/secrets.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
@@ -49,6 +53,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const secretBox = await loadSecretBox(config.encryptionKey, config.dataDir);
   const defaultKeyFile = config.checkpointKeyFile === path.join(config.dataDir, 'checkpoint.key');
   const checkpointKey = await loadCheckpointKey(config.checkpointKeyFile, config.ledgerOrigin, defaultKeyFile);
+  const anchorAccount = config.anchor ? await loadAnchorKey(config.anchor.keyFile) : null;
   const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
   const instanceId = randomUUID().slice(0, 8);
   const sql = connect(config.databaseUrl ?? embedded!.url, { max: config.dbPoolMax, instanceId });
@@ -83,9 +88,13 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const activity = new AgentActivity(sql);
   activity.start((err) => log.warn({ err }, 'agent activity counters not written; kept for the next flush'));
   const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
+  // Gates read server, tool, rule, agent and credential state from memory, invalidated by NOTIFY.
+  const stateCache = await startStateCache(sql, config.databaseUrl ?? embedded!.url, { registry: metrics.registry, log, instanceId });
   const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream };
   const mcpProxy = createMcpProxy(deps);
-  const http = createServer(allRoutes(deps, mcpProxy), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
+  const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
+  registerAnchorMetrics(metrics.registry, sql, anchor.settings);
+  const http = createServer(allRoutes(deps, mcpProxy, anchor), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
     http.server.listen(config.listen.port, config.listen.host, () => resolve());
@@ -103,6 +112,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const retention = every(config.retentionIntervalMs, 60_000, 'retention', log, async () => {
     for (const p of await retainNow()) log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
   });
+  anchor.start();
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
   // Compiling the secret rules costs seconds of CPU; it runs in the background one rule per tick,
   // and a rule a request needs first is compiled on demand.
@@ -124,12 +134,13 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         clearInterval(sweeper);
         clearTimeout(warmTimer);
         warming.abort();
-        await Promise.all([checkpointer.stop(), retention.stop()]);
+        await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop()]);
         await http.close(config.shutdownTimeoutMs);
         await Promise.all([closeAttachmentWorkers(), upstream.close().catch(() => undefined)]);
         await mcpProxy.outcomes.flush().catch((err: unknown) => log.warn({ err }, 'MCP call outcomes not written at shutdown'));
         await writer.close();
         await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));
+        await stateCache.close();
         await sql.end({ timeout: 5 });
         await embedded?.stop();
         log.info('gatewayd stopped');

@@ -35,6 +35,18 @@ const envSchema = z.object({
   GATEWAY_LEDGER_ORIGIN: z.string().regex(/^[A-Za-z0-9.-]{1,200}$/, 'expected a host name (letters, digits, dots, dashes)').default('governance-gateway.local'),
   GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
   GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
+  GATEWAY_ANCHOR_RPC_URL: z.string().url().refine((v) => /^https?:\/\//i.test(v), 'expected an http(s) JSON-RPC URL').optional(),
+  GATEWAY_ANCHOR_CHAIN_ID: z.coerce.number().int().positive().optional(),
+  GATEWAY_ANCHOR_KEY_FILE: z.string().min(1).optional(),
+  GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
+  GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
+  GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
+}).superRefine((e, ctx) => {
+  // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
+  if (e.GATEWAY_ANCHOR_RPC_URL === undefined) return;
+  for (const name of ['GATEWAY_ANCHOR_CHAIN_ID', 'GATEWAY_ANCHOR_KEY_FILE'] as const) {
+    if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'required when GATEWAY_ANCHOR_RPC_URL is set' });
+  }
 });
 
 export interface Config {
@@ -61,6 +73,20 @@ export interface Config {
   readonly retentionIntervalMs: number;
   /** Longest one detector may run on one text before the request is blocked (fail closed). */
   readonly detectorBudgetMs: number;
+  /** Ledger anchoring (daemon/anchor/): null when GATEWAY_ANCHOR_RPC_URL is unset (off in this daemon). */
+  readonly anchor: AnchorConfig | null;
+}
+
+export interface AnchorConfig {
+  readonly rpcUrl: string;
+  /** The chain the node must report (eth_chainId) before anything is sent. */
+  readonly chainId: number;
+  /** File holding the 0x-prefixed secp256k1 private key that signs anchor transactions. */
+  readonly keyFile: string;
+  readonly epochMs: number;
+  /** Transactions sent per epoch and cycle (the first plus same-nonce replacements) before FAILED. */
+  readonly maxAttempts: number;
+  readonly receiptTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -96,5 +122,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerOrigin: e.GATEWAY_LEDGER_ORIGIN,
     retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
     detectorBudgetMs: e.GATEWAY_DETECTOR_BUDGET_MS,
+    anchor: e.GATEWAY_ANCHOR_RPC_URL === undefined ? null : Object.freeze({
+      rpcUrl: e.GATEWAY_ANCHOR_RPC_URL,
+      chainId: e.GATEWAY_ANCHOR_CHAIN_ID!,
+      keyFile: path.resolve(e.GATEWAY_ANCHOR_KEY_FILE!),
+      epochMs: e.GATEWAY_ANCHOR_EPOCH_SECONDS * 1000,
+      maxAttempts: e.GATEWAY_ANCHOR_MAX_ATTEMPTS,
+      receiptTimeoutMs: e.GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS * 1000,
+    }),
   });
 }

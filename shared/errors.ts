@@ -56,6 +56,7 @@ export const ERRORS = {
   mcp_server_transition_invalid: { status: 409, message: 'This lifecycle operation is not allowed from the server\'s current status.' },
   mcp_server_name_conflict: { status: 409, message: 'A server with this name already exists in the project.' },
   approval_not_open: { status: 409, message: 'The approval request is not open.' },
+  anchoring_not_configured: { status: 409, message: 'Ledger anchoring is not configured in this daemon (GATEWAY_ANCHOR_RPC_URL, GATEWAY_ANCHOR_CHAIN_ID, GATEWAY_ANCHOR_KEY_FILE).' },
   verify_policy_name_conflict: { status: 409, message: 'A prompt policy with this name already exists in the project.' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -6,6 +6,17 @@
 //   integrity_hash_mismatch       the header does not hash to integrity_hash (RFC 8785 + SHA-256)
 //   checkpoint_signature_invalid  the checkpoint note is not signed by the key, or says another size/root/log
 //   inclusion_proof_invalid       the RFC 9162 path does not lead from the trace's leaf to the checkpoint root
+//   epoch_inclusion_invalid       the checkpoint's body (epoch.checkpoint_body, which must be the signed
+//                                 note's body) is not leaf leaf_index of the epoch tree with root epoch.root
+//   anchor_calldata_mismatch      anchor.calldata is not "GWA1" || u64be epoch.epoch || epoch.root
+//
+// A trace no checkpoint covers yet has merkle null: its checkpoint and inclusion checks are
+// "pending" and the later ones are not reached. A trace no anchored epoch covers has epoch and
+// anchor null: their checks are "pending" when flare_status says anchoring is on (PENDING), else
+// "not_checked" (anchoring off). Pending is never a failure; the caller decides what it is worth.
+// Whether the anchor transaction is on chain is the one step this module cannot check offline
+// (shared/anchor-rpc-check.ts does it with one RPC call).
+import { decodeAnchorCalldata, epochLeafHash, noteBody } from './anchor-format.js';
 import { entryHash, isIntegrityHash } from './ledger-hash.js';
 import { leafHash, verifyInclusion } from './merkle.js';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from './signed-note.js';
@@ -27,6 +38,31 @@ export interface MerkleProof {
   readonly vkey: string;
 }
 
+/** Where the checkpoint sits in the epoch tree that was anchored (shared/anchor-format.ts). */
+export interface EpochProof {
+  readonly epoch: number;
+  readonly leaf_index: number;
+  readonly leaf_count: number;
+  /** Base64 sibling hashes from the checkpoint's leaf up. */
+  readonly inclusion_path: string[];
+  /** 0x-prefixed hex root of the epoch tree, as sent on chain. */
+  readonly root: string;
+  /** The body of merkle.checkpoint (the signed text, without signature lines): the leaf's data. */
+  readonly checkpoint_body: string;
+}
+
+/** The transaction that carries the epoch root. */
+export interface AnchorProof {
+  readonly ledger: 'flare' | 'evm';
+  readonly chain_id: number;
+  readonly state: string;
+  readonly tx_hash: string;
+  readonly block_number: number | null;
+  readonly calldata_layout: string;
+  /** 0x-prefixed hex calldata the transaction must carry. */
+  readonly calldata: string;
+}
+
 export interface ProofBundle {
   readonly trace_id: string;
   readonly project_id: string;
@@ -38,13 +74,23 @@ export interface ProofBundle {
   readonly header: Record<string, unknown>;
   /** Null until a checkpoint covers the trace. */
   readonly merkle: MerkleProof | null;
+  /** As on the trace: ANCHORED when epoch/anchor cover it, PENDING while anchoring is on and none does, null when off. */
+  readonly flare_status?: 'PENDING' | 'ANCHORED' | null;
+  /** Null until an anchored epoch covers the trace (absent from bundles older than anchoring: null). */
+  readonly epoch?: EpochProof | null;
+  readonly anchor?: AnchorProof | null;
 }
 
 export interface BundleChecks {
   integrity_hash: CheckResult;
   checkpoint_signature: CheckResult;
   inclusion: CheckResult;
+  epoch_inclusion: CheckResult;
+  anchor_calldata: CheckResult;
 }
+
+/** The offline steps in the order the first failure is taken. */
+export const BUNDLE_STEPS = ['integrity_hash', 'checkpoint_signature', 'inclusion', 'epoch_inclusion', 'anchor_calldata'] as const;
 
 export interface BundleVerdict {
   readonly checks: BundleChecks;
@@ -64,53 +110,116 @@ function headerMatches(b: ProofBundle): boolean {
     && entryHash(h) === b.integrity_hash;
 }
 
-function decodeHash(b64: string): Buffer | null {
+function decodeHash(b64: unknown): Buffer | null {
+  if (typeof b64 !== 'string') return null;
   const buf = Buffer.from(b64, 'base64');
   return buf.length === 32 && buf.toString('base64') === b64 ? buf : null;
 }
 
+function decodeHexHash(hex: unknown): Buffer | null {
+  return typeof hex === 'string' && /^0x[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex.slice(2), 'hex') : null;
+}
+
+function decodePath(path: unknown): Buffer[] | null {
+  if (!Array.isArray(path)) return null;
+  const out = path.map(decodeHash);
+  return out.every((p): p is Buffer => p !== null) ? out : null;
+}
+
+type Step = { ok: true } | { ok: false; reason: string; detail: string };
+const OK: Step = { ok: true };
+
+/** The checkpoint note's signature and statement (origin, size, root) against the key. */
+function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | undefined): Step {
+  const fail = (detail: string): Step => ({ ok: false, reason: 'checkpoint_signature_invalid', detail });
+  let key;
+  try {
+    key = parseVerifierKey(vkey ?? m.vkey);
+  } catch {
+    return fail('the verifier key is malformed');
+  }
+  const body = verifyNote(m.checkpoint, key);
+  if (!body.ok) return fail(`checkpoint note: ${body.reason}`);
+  let cp;
+  try {
+    cp = parseCheckpoint(body.body);
+  } catch {
+    return fail('the signed note is not a checkpoint');
+  }
+  const root = decodeHash(m.root);
+  if (!cp.origin.endsWith(`/projects/${bundle.project_id}`) || cp.size !== m.tree_size || root === null || !cp.root.equals(root)) {
+    return fail('the signed checkpoint names another log, size or root than the proof');
+  }
+  return OK;
+}
+
+function inclusionStep(bundle: ProofBundle, m: MerkleProof): Step {
+  const path = decodePath(m.inclusion_path);
+  const root = decodeHash(m.root);
+  if (m.leaf_index !== bundle.sequence_num - 1 || path === null || root === null
+    || !verifyInclusion(m.leaf_index, m.tree_size, traceLeafHash(bundle.integrity_hash), path, root)) {
+    return { ok: false, reason: 'inclusion_proof_invalid', detail: 'the inclusion path does not lead from the trace to the checkpoint root' };
+  }
+  return OK;
+}
+
+function epochStep(m: MerkleProof, e: EpochProof): Step {
+  const fail = (detail: string): Step => ({ ok: false, reason: 'epoch_inclusion_invalid', detail });
+  const body = noteBody(m.checkpoint);
+  if (body === null || e.checkpoint_body !== body) return fail('epoch.checkpoint_body is not the body of the signed checkpoint');
+  const path = decodePath(e.inclusion_path);
+  const root = decodeHexHash(e.root);
+  if (path === null || root === null || !verifyInclusion(e.leaf_index, e.leaf_count, epochLeafHash(body), path, root)) {
+    return fail(`the epoch inclusion path does not lead from the checkpoint to the root of epoch ${String(e.epoch)}`);
+  }
+  return OK;
+}
+
+function calldataStep(e: EpochProof, a: AnchorProof): Step {
+  const fail = (detail: string): Step => ({ ok: false, reason: 'anchor_calldata_mismatch', detail });
+  const payload = decodeAnchorCalldata(a.calldata);
+  if (payload === null) return fail('anchor.calldata is not GWA1 anchor calldata (tag, length or epoch 0)');
+  if (!Number.isSafeInteger(e.epoch) || payload.epoch !== BigInt(e.epoch)) {
+    return fail(`the calldata carries epoch ${payload.epoch}, the bundle epoch ${String(e.epoch)}`);
+  }
+  const root = decodeHexHash(e.root);
+  if (root === null || !payload.root.equals(root)) return fail('the calldata carries another root than epoch.root');
+  return OK;
+}
+
 /** Checks a bundle against a verifier key (the caller's pinned key, else the one the bundle names). */
 export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
-  const checks: BundleChecks = { integrity_hash: 'not_checked', checkpoint_signature: 'not_checked', inclusion: 'not_checked' };
-  const fail = (check: keyof BundleChecks, reason: string, detail: string): BundleVerdict => {
-    checks[check] = 'failed';
-    return { checks, reason, detail };
+  const checks: BundleChecks = {
+    integrity_hash: 'not_checked', checkpoint_signature: 'not_checked', inclusion: 'not_checked', epoch_inclusion: 'not_checked', anchor_calldata: 'not_checked',
   };
+  const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
+    checks[check] = step.ok ? 'ok' : 'failed';
+    return step.ok ? null : { checks, reason: step.reason, detail: step.detail };
+  };
+  const fail = (check: keyof BundleChecks, reason: string, detail: string) => run(check, { ok: false, reason, detail })!;
 
   if (!headerMatches(bundle)) return fail('integrity_hash', 'integrity_hash_mismatch', 'the stored fields do not hash to the trace\'s integrity_hash');
   checks.integrity_hash = 'ok';
 
   const m = bundle.merkle;
+  const e = bundle.epoch ?? null;
+  const a = bundle.anchor ?? null;
+  const awaiting: CheckResult = bundle.flare_status === 'PENDING' ? 'pending' : 'not_checked';
   if (m === null) {
-    checks.checkpoint_signature = 'pending';
-    checks.inclusion = 'pending';
+    if (e !== null || a !== null) return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'an anchor without the checkpoint it commits to');
+    Object.assign(checks, { checkpoint_signature: 'pending', inclusion: 'pending', epoch_inclusion: awaiting, anchor_calldata: awaiting });
     return { checks, reason: null, detail: 'no checkpoint covers this trace yet' };
   }
-  let key;
-  try {
-    key = parseVerifierKey(vkey ?? m.vkey);
-  } catch {
-    return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'the verifier key is malformed');
-  }
-  const body = verifyNote(m.checkpoint, key);
-  if (!body.ok) return fail('checkpoint_signature', 'checkpoint_signature_invalid', `checkpoint note: ${body.reason}`);
-  let cp;
-  try {
-    cp = parseCheckpoint(body.body);
-  } catch {
-    return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'the signed note is not a checkpoint');
-  }
-  const root = decodeHash(m.root);
-  if (!cp.origin.endsWith(`/projects/${bundle.project_id}`) || cp.size !== m.tree_size || root === null || !cp.root.equals(root)) {
-    return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'the signed checkpoint names another log, size or root than the proof');
-  }
-  checks.checkpoint_signature = 'ok';
+  const failed = run('checkpoint_signature', checkpointStep(bundle, m, vkey)) ?? run('inclusion', inclusionStep(bundle, m));
+  if (failed) return failed;
 
-  const path = m.inclusion_path.map(decodeHash);
-  if (m.leaf_index !== bundle.sequence_num - 1 || path.some((p) => p === null)
-    || !verifyInclusion(m.leaf_index, m.tree_size, traceLeafHash(bundle.integrity_hash), path as Buffer[], root)) {
-    return fail('inclusion', 'inclusion_proof_invalid', 'the inclusion path does not lead from the trace to the checkpoint root');
+  if (e === null) {
+    if (a !== null || bundle.flare_status === 'ANCHORED') return fail('epoch_inclusion', 'epoch_inclusion_invalid', 'the trace is said to be anchored but the bundle has no epoch');
+    Object.assign(checks, { epoch_inclusion: awaiting, anchor_calldata: awaiting });
+    return { checks, reason: null, detail: awaiting === 'pending' ? 'no anchored epoch covers this trace yet' : null };
   }
-  checks.inclusion = 'ok';
-  return { checks, reason: null, detail: null };
+  const epochFailed = run('epoch_inclusion', epochStep(m, e));
+  if (epochFailed) return epochFailed;
+  if (a === null) return fail('anchor_calldata', 'anchor_calldata_mismatch', 'an epoch without the anchor that carries it');
+  return run('anchor_calldata', calldataStep(e, a)) ?? { checks, reason: null, detail: null };
 }

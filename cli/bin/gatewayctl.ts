@@ -15,6 +15,7 @@ const TOPICS = {
   policies: { description: 'Prompt policies of the verify pipeline.' },
   approvals: { description: 'Held requests waiting for a human decision.' },
   ledger: { description: 'Signed checkpoints of the trace ledger.' },
+  anchor: { description: 'Ledger anchoring on an EVM chain (Flare): status, run-now.' },
   extensions: { description: 'Extension keys for the webhook: create, list, revoke.' },
   templates: { description: 'MCP connector templates (all locked for now).' },
   registry: { description: 'The bundled MCP registry catalog: search, sync.' },

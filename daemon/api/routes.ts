@@ -1,8 +1,10 @@
 // Every route of the daemon in one table: method, path, minimum role, stop and rate-limit flags.
 // Reading this file answers "who may call what".
+import type { AnchorService } from '../anchor/service.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from './deps.js';
 import { agentRoutes } from './v1/agents.js';
+import { anchorRoutes } from './v1/anchor.js';
 import { commandCenterRoutes } from './v1/command-center.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
@@ -15,13 +17,17 @@ import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
 import { webhookRoutes } from './v1/webhooks.js';
 
-/** `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown. */
-export function allRoutes(deps: Deps, mcpProxy: McpProxy): Route[] {
+/**
+ * `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown; `anchor`
+ * too (app.ts starts and stops its worker).
+ */
+export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService): Route[] {
   return [
-    ...healthRoutes(deps),
+    ...healthRoutes(deps, anchor),
     ...credentialRoutes(deps),
     ...projectRoutes(deps),
     ...ledgerRoutes(deps),
+    ...anchorRoutes(deps, anchor),
     ...agentRoutes(deps),
     ...traceRoutes(deps),
     ...verifyRoutes(deps),

@@ -11,6 +11,8 @@ export interface ActionInputs {
   readonly agentsPending: number;
   readonly serversPending: number;
   readonly anomalies: number;
+  /** Anchor epochs waiting with an error or FAILED, counted for projects whose attestation is on. */
+  readonly anchorEpochsStuck?: number;
 }
 
 const ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
@@ -24,6 +26,7 @@ export function actionItems(i: ActionInputs): ActionItem[] {
   add(i.serversScanFailed, 'mcp_server_scan_failed', 'high', 'MCP servers whose last scan failed: check the server and scan again.', { servers: [...i.scanFailed] });
   add(i.toolsChanged, 'mcp_tools_changed', 'high', 'Admitted MCP tools changed since admission and are blocked: review and release them again.');
   add(i.anomalies, 'anomalies_detected', 'high', 'Traffic far above its own baseline: see agents.anomalies.');
+  add(i.anchorEpochsStuck ?? 0, 'anchoring_degraded', 'high', 'Ledger anchoring is not getting through (node down, wrong chain or no funds): see GET /api/v1/ledger/anchor or gatewayctl anchor status. Decisions are unaffected; traces stay PENDING until anchored.');
   add(i.approvalsOpen, 'approvals_pending', 'medium', 'Held requests wait for a decision.');
   add(i.agentsPending, 'agents_pending_approval', 'medium', 'Registered agents wait for approval.');
   add(i.serversPending, 'mcp_servers_pending_approval', 'low', 'Registered MCP servers wait for approval.');

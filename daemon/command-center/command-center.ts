@@ -3,6 +3,7 @@
 // live feed from the newest traces by key; the pieces are read in parallel and combined here.
 import type { CcRange, CommandCenter, LiveFeedItem, TimelinePoint, TopAgent } from '../../shared/command-center-schemas.js';
 import type { Sql } from '../db/connect.js';
+import { stuckEpochsFor } from '../anchor/status.js';
 import { actionItems } from './action-items.js';
 import { contentTypeColor, policyColor } from './colors.js';
 import { agentAndBlockCounts, countBetween, dimCounts, pointCounts, pruneMinuteCounters, type DimCount, type PointCount } from './counter-reads.js';
@@ -137,11 +138,11 @@ function mcpPart(current: Totals, state: State): CommandCenter['mcp'] {
   };
 }
 
-function actionsPart(state: State, anomalyCount: number): CommandCenter['action_items'] {
+function actionsPart(state: State, anomalyCount: number, anchorEpochsStuck: number): CommandCenter['action_items'] {
   return actionItems({
     serversScanFailed: state.mcp.servers_scan_failed, scanFailed: state.scanFailed, poisoningSuspects: state.mcp.poisoning_suspects,
     toolsChanged: state.work.tools_changed, approvalsOpen: state.work.approvals_open, agentsPending: state.work.agents_pending,
-    serversPending: state.work.servers_pending, anomalies: anomalyCount,
+    serversPending: state.work.servers_pending, anomalies: anomalyCount, anchorEpochsStuck,
   });
 }
 
@@ -154,6 +155,7 @@ export async function commandCenter(sql: Sql, projectId: string, range: CcRange,
   pruneSometimes(sql, projectId, rolled, onError);
   const { timeline, current, previous } = timelineOf(w, r.points);
   const agents = await agentsPart(sql, projectId, r, anomalyWindows(now).baselineHours);
+  const anchorStuck = await stuckEpochsFor(sql, projectId);
   const money = costsAndContract(r.state.plan, r.monthRequests, monthOf(now).dayOfMonth, monthOf(now).start);
   return {
     range,
@@ -168,7 +170,7 @@ export async function commandCenter(sql: Sql, projectId: string, range: CcRange,
     costs: money.costs,
     contract: money.contract,
     live_feed: r.feed,
-    action_items: actionsPart(r.state, agents.anomalies.length),
+    action_items: actionsPart(r.state, agents.anomalies.length, anchorStuck),
     content_types: byCount(sumByKey(r.dims, 'content_type'), (n) => n).map(([contentType, count]) => ({ content_type: contentType, count, color: contentTypeColor(contentType) })),
   };
 }

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 import { hashToken, looksLikeToken, sameHash } from '../project/tokens.js';
+import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
 import { roleAtLeast, type CredentialKind, type Principal, type Role, type Route } from './types.js';
 
 function bearer(req: IncomingMessage): string | null {
@@ -29,13 +30,28 @@ export async function authenticate(sql: Sql, req: IncomingMessage): Promise<Prin
   const token = bearer(req);
   if (!token || !looksLikeToken(token)) throw new GatewayError('unauthorized');
   const hash = hashToken(token);
+  const cache = stateCacheOf(sql);
+  const load = () => credentialOf(sql, hash);
+  const found = cache ? await cache.readCredential(hash.toString('hex'), load) : (await load())?.value ?? null;
+  if (!found || !sameHash(found.tokenHash, hash)) throw new GatewayError('unauthorized');
+  // A request that may change cached state drops its project's entries before it writes, so the
+  // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
+  if (cache && mayWriteState(req.method, req.url)) cache.changed(found.principal.projectId, null);
+  return found.principal;
+}
+
+/**
+ * The live credential of a token hash, with its project's stop state. Held by the state cache
+ * (daemon/state-cache/) under the hash; a revocation or a stop change notifies its project.
+ */
+async function credentialOf(sql: Sql, hash: Buffer): Promise<{ projectId: string; value: { tokenHash: Buffer; principal: Principal } } | null> {
   const rows = await sql<CredentialRow[]>`
     select c.id, c.project_id, c.kind, c.role, c.user_id, c.name, c.token_hash, coalesce(s.active, false) as stopped
     from credentials c left join project_stops s on s.project_id = c.project_id
     where c.token_hash = ${hash} and c.revoked_at is null`;
   const row = rows[0];
-  if (!row || !sameHash(row.token_hash, hash)) throw new GatewayError('unauthorized');
-  return {
+  if (!row) return null;
+  const principal: Principal = Object.freeze({
     credentialId: row.id,
     projectId: row.project_id,
     kind: row.kind,
@@ -43,7 +59,8 @@ export async function authenticate(sql: Sql, req: IncomingMessage): Promise<Prin
     userId: row.user_id,
     name: row.name,
     projectStopped: row.stopped,
-  };
+  });
+  return { projectId: row.project_id, value: { tokenHash: row.token_hash, principal } };
 }
 
 /** The emergency-stop rule, then the role rule. Throws the refusal; returns when the call may go on. */

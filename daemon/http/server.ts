@@ -8,7 +8,8 @@ import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import { takeRateToken } from '../project/rate-limit.js';
+import { RateLimiter } from '../project/rate-limit.js';
+import { mayWriteState } from '../state-cache/cache.js';
 import { pickLocale } from '../verify/messages.js';
 import { governanceHeaders } from './governance-headers.js';
 import { authenticate, authorize } from './auth.js';
@@ -37,6 +38,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayServer {
   const router = findMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   for (const route of routes) router.on(route.method, route.path, () => undefined, route);
+  const limiter = new RateLimiter(deps.sql);
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -64,7 +66,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       ctx.principal = principal;
       if (principal) {
         authorize(principal, route);
-        if (!(route.operatorRecovery && principal.kind === 'user_token')) await takeRateToken(deps.sql, principal.projectId);
+        if (!(route.operatorRecovery && principal.kind === 'user_token')) await limiter.take(principal.projectId);
       }
       const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req, deps.bodyLimitBytes);
       const reply = await route.handler({ ctx, principal: principal!, params: found.params, query: url.searchParams, body, req });
@@ -73,6 +75,8 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     } catch (err) {
       status = sendError(res, ctx, err);
     } finally {
+      // A request that may have changed its project's settings (the rate limit among them) drops this daemon's view of its count.
+      if (ctx.principal && mayWriteState(req.method, req.url)) limiter.forget(ctx.principal.projectId);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       deps.metrics.observeRequest(req.method ?? 'GET', routeLabel, status, seconds);
       ctx.log.info({ method: req.method, status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
@@ -106,6 +110,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       }
       server.closeAllConnections();
       await closed;
+      await limiter.flush();
     },
   };
 }

@@ -3,7 +3,8 @@
 // every domain transaction that must log atomically (admin actions, lifecycle changes) use this.
 import { entryHash, GENESIS_HASH } from '../../shared/ledger-hash.js';
 import { bucketOf, groupCounts, type CounterGroup } from '../command-center/counter-keys.js';
-import type { Tx } from '../db/connect.js';
+import type { Sql, Tx } from '../db/connect.js';
+import { beginSurvivingDisconnect, isDatabaseUnreachable } from './dlq-outcome.js';
 import { buildAdmin, buildTrace, STREAM_TABLE, type AdminInput, type BuiltEntry, type StreamName, type TraceInput } from './streams.js';
 
 export interface Appended {
@@ -15,9 +16,13 @@ export interface Appended {
 
 type Builder<I> = (input: I, at: { projectId: string; seq: number; createdAt: string; prevHash: string }) => BuiltEntry;
 
-async function lockHead(tx: Tx, projectId: string, stream: StreamName): Promise<{ seq: number; head: string }> {
-  const rows = await tx<{ seq: string; head: string }[]>`
+function selectHead(q: Tx, projectId: string, stream: StreamName) {
+  return q<{ seq: string; head: string }[]>`
     select seq, head from ledger_heads where project_id = ${projectId} and stream = ${stream} for update`;
+}
+
+async function lockHead(tx: Tx, projectId: string, stream: StreamName): Promise<{ seq: number; head: string }> {
+  const rows = await selectHead(tx, projectId, stream);
   if (rows.length > 0) return { seq: Number(rows[0]!.seq), head: rows[0]!.head };
   await tx`insert into ledger_heads (project_id, stream, seq, head) values (${projectId}, ${stream}, 0, ${GENESIS_HASH})
            on conflict do nothing`;
@@ -41,7 +46,29 @@ async function appendWith<I>(
   counters?: (inputs: readonly I[]) => CounterGroup[],
 ): Promise<Appended[]> {
   if (inputs.length === 0) return [];
-  let { seq, head } = await lockHead(tx, projectId, stream);
+  const batch = buildBatch(stream, projectId, await lockHead(tx, projectId, stream), inputs, build, counters);
+  await writeBatch(tx, batch);
+  return batch.out;
+}
+
+interface Batch {
+  readonly stream: StreamName;
+  readonly projectId: string;
+  readonly seq: number;
+  readonly head: string;
+  readonly createdAt: string;
+  readonly rows: readonly Record<string, unknown>[];
+  readonly extras: readonly Record<string, unknown>[];
+  readonly counts: readonly CounterGroup[];
+  readonly out: Appended[];
+}
+
+/** Numbers and hashes the entries after the locked head. */
+function buildBatch<I>(
+  stream: StreamName, projectId: string, locked: { seq: number; head: string }, inputs: readonly I[], build: Builder<I>,
+  counters?: (inputs: readonly I[]) => CounterGroup[],
+): Batch {
+  let { seq, head } = locked;
   // One timestamp source per batch, never earlier than the previous entry's, keeps time ordered with sequence.
   const createdAt = new Date().toISOString();
   const rows: Record<string, unknown>[] = [];
@@ -55,23 +82,25 @@ async function appendWith<I>(
     if (entry.extra) extras.push(entry.extra.row);
     out.push({ id: String(entry.header.id), sequenceNum: seq, integrityHash: head, createdAt });
   }
+  return { stream, projectId, seq, head, createdAt, rows, extras, counts: counters?.(inputs) ?? [], out };
+}
+
+/** The batch's one statement: entries, their content and counters, the head moved. */
+function writeBatch(tx: Tx, b: Batch) {
+  const { stream, projectId, seq, head } = b;
   const table = STREAM_TABLE[stream];
-  const jsonColumns = stream === 'admin' ? ['details'] : [];
-  const insertRows = rows.map((r) => withJson(tx, r, jsonColumns));
-  const counts = counters?.(inputs) ?? [];
-  if (extras.length > 0) {
-    const contentRows = extras.map((r) => withJson(tx, r, ['body']));
-    await tx`
+  const insertRows = b.rows.map((r) => withJson(tx, r, stream === 'admin' ? ['details'] : []));
+  if (b.extras.length > 0) {
+    const contentRows = b.extras.map((r) => withJson(tx, r, ['body']));
+    return tx`
       with entries as (insert into ${tx(table)} ${tx(insertRows)}),
-           content as (insert into trace_content ${tx(contentRows)})${counts.length > 0 ? tx`,
-           counts as (${upsertCounts(tx, projectId, createdAt, counts)})` : tx``}
-      update ledger_heads set seq = ${seq}, head = ${head} where project_id = ${projectId} and stream = ${stream}`;
-  } else {
-    await tx`
-      with entries as (insert into ${tx(table)} ${tx(insertRows)})
+           content as (insert into trace_content ${tx(contentRows)})${b.counts.length > 0 ? tx`,
+           counts as (${upsertCounts(tx, projectId, b.createdAt, b.counts)})` : tx``}
       update ledger_heads set seq = ${seq}, head = ${head} where project_id = ${projectId} and stream = ${stream}`;
   }
-  return out;
+  return tx`
+    with entries as (insert into ${tx(table)} ${tx(insertRows)})
+    update ledger_heads set seq = ${seq}, head = ${head} where project_id = ${projectId} and stream = ${stream}`;
 }
 
 function withJson(tx: Tx, row: Record<string, unknown>, columns: string[]): Record<string, unknown> {
@@ -83,6 +112,47 @@ function withJson(tx: Tx, row: Record<string, unknown>, columns: string[]): Reco
 
 export function appendTraces(tx: Tx, projectId: string, inputs: readonly TraceInput[]): Promise<Appended[]> {
   return appendWith(tx, 'traces', projectId, inputs, buildTrace, groupCounts);
+}
+
+/**
+ * appendTraces in a transaction of its own, in two round trips instead of four: on one reserved
+ * connection BEGIN goes out with the head's lock, and COMMIT with the insert (pipelined). The same
+ * statements in the same transaction as sql.begin((tx) => appendTraces(tx, ...)): a failed insert
+ * makes the COMMIT a rollback; a failed lock is rolled back. When the connection is lost nothing
+ * more is written to it and it is not released (postgres.js has already moved it to its closed
+ * connections; writing to it is porsager/postgres#1208, see dlq-outcome.ts): the error is the
+ * caller's, as from sql.begin.
+ */
+export async function appendTracesAlone(sql: Sql, projectId: string, inputs: readonly TraceInput[]): Promise<Appended[]> {
+  if (inputs.length === 0) return [];
+  const c = await sql.reserve();
+  const tx = c as unknown as Tx;
+  let keep = false; // released already, or lost with its connection
+  try {
+    const [begun, locked] = await Promise.allSettled([tx`begin`, selectHead(tx, projectId, 'traces')]);
+    if (begun.status === 'rejected') throw begun.reason; // no transaction: the lock's statement ended with itself
+    if (locked.status === 'rejected') {
+      if (!isDatabaseUnreachable(locked.reason)) await tx`rollback`;
+      throw locked.reason;
+    }
+    if (locked.value.length === 0) { // the first trace of the project: the head row is made in a transaction of its own
+      await tx`rollback`;
+      c.release();
+      keep = true;
+      return await beginSurvivingDisconnect(sql, (t) => appendTraces(t, projectId, inputs));
+    }
+    const row = locked.value[0]!;
+    const batch = buildBatch('traces', projectId, { seq: Number(row.seq), head: row.head }, inputs, buildTrace, groupCounts);
+    const [written, committed] = await Promise.allSettled([writeBatch(tx, batch), tx`commit`]);
+    if (written.status === 'rejected') throw written.reason; // the COMMIT after it rolled back
+    if (committed.status === 'rejected') throw committed.reason;
+    return batch.out;
+  } catch (err) {
+    keep ||= isDatabaseUnreachable(err);
+    throw err;
+  } finally {
+    if (!keep) c.release();
+  }
 }
 
 export function appendAdmin(tx: Tx, projectId: string, inputs: readonly AdminInput[]): Promise<Appended[]> {

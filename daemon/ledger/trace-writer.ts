@@ -13,10 +13,10 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/connect.js';
 import { sqlState } from '../db/sqlstate.js';
 import type { Logger } from '../log.js';
-import { appendTraces, type Appended } from './append.js';
+import { appendTracesAlone, type Appended } from './append.js';
 import { replayDlq, type ReplayHooks } from './dlq-replay.js';
 import type { DeadLetterQueue, DlqRecord, SetAsideKind } from './dlq.js';
-import { beginSurvivingDisconnect, isDatabaseUnreachable, TraceNotPersistedError, traceInputProblem, type TracePersisted } from './dlq-outcome.js';
+import { isDatabaseUnreachable, TraceNotPersistedError, traceInputProblem, type TracePersisted } from './dlq-outcome.js';
 import type { TraceInput } from './streams.js';
 
 /** A trace in the ledger, at its position. */
@@ -205,7 +205,7 @@ export class TraceWriter {
     const started = process.hrtime.bigint();
     let done: Appended[];
     try {
-      done = await beginSurvivingDisconnect(this.sql, (tx) => appendTraces(tx, projectId, batch.map((w) => w.input)));
+      done = await appendTracesAlone(this.sql, projectId, batch.map((w) => w.input));
     } catch (err) {
       if (!isDatabaseUnreachable(err)) return batch.forEach((w) => w.reject(err));
       if (!this.dlq) return this.refuse(batch, err);

@@ -76,7 +76,7 @@ function modernHandshake(result: Record<string, unknown>): Handshake {
 /** initialize, then notifications/initialized; a session made on the way is ended on failure. */
 async function initialize(link: Link): Promise<Handshake> {
   const id = link.nextId++;
-  const params = { protocolVersion: LEGACY_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo: link.clientInfo };
+  const params = { protocolVersion: LEGACY_PROTOCOL_VERSIONS[0], capabilities: link.clientCapabilities, clientInfo: link.clientInfo };
   const out = await exchange(link, {}, { jsonrpc: '2.0', id, method: 'initialize', params }, id);
   const result = resultOf(out, 'initialize');
   const sessionId = out.headers['mcp-session-id'];

@@ -18,6 +18,15 @@ const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 // Methods whose params field the Mcp-Name header mirrors (2026-07-28, Standard Request Headers).
 const MCP_NAME_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 const PLAIN_HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
+/**
+ * What a 2025-era `initialize` declares unless told otherwise. Servers may offer some tools only to
+ * clients that can answer sampling, elicitation or roots requests (server-everything registers its
+ * trigger-sampling-request after initialize that way); a scan that declared nothing would never
+ * see them, and an unseen tool can never be admitted. The scan's own requests make no server ask
+ * back; one that asks anyway (server-everything requests roots/list after initialize) gets no
+ * answer: the scan opens no GET stream and ends its session right after tools/list.
+ */
+export const SCAN_CLIENT_CAPABILITIES: Readonly<Record<string, unknown>> = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
 
 export interface McpClientOptions {
   /** From createUpstreamDispatcher: the only dispatcher the client sends through. */
@@ -35,6 +44,8 @@ export interface McpClientOptions {
   /** The caller's cancellation (for the proxy: the downstream client went away). */
   readonly signal?: AbortSignal;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** The capabilities a 2025-era initialize declares (default SCAN_CLIENT_CAPABILITIES). */
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
 }
 
 export interface ServerInfo {
@@ -51,6 +62,7 @@ export interface Link {
   readonly maxPages: number;
   readonly signal: AbortSignal | undefined;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   nextId: number;
 }
 
@@ -74,6 +86,7 @@ export function makeLink(rawUrl: string, auth: UpstreamAuth, options: McpClientO
     maxPages: options.maxPages ?? 100,
     signal: options.signal,
     clientInfo: options.clientInfo ?? { name: 'governance-gateway', version: '0.1.0' },
+    clientCapabilities: options.clientCapabilities ?? SCAN_CLIENT_CAPABILITIES,
     nextId: 1,
   };
 }

@@ -1,19 +1,151 @@
 // Per-project rate limit from the project's plan: a fixed one-minute window counted in an unlogged
-// table, so every daemon on the database draws from the same budget.
+// table, so every daemon on the database draws from the same budget. Each request counts, admitted
+// or refused; the request that takes the count past the limit and every later one in the minute are
+// refused (429 rate_limited, Retry-After: the seconds left in the minute).
+//
+// A daemon does not write the shared count once per request. It keeps, per project, its view of
+// the window: the shared count and limit as of its last exchange with the table (at most VIEW_MS
+// old) plus what it admitted since. While that view stays within half the limit it admits from
+// memory and adds its admissions to the table every FLUSH_MS, in one statement per project. Past
+// half (or without a fresh view) each request adds itself, with what was admitted from memory, to
+// the table and is decided on the count that returns. So within one daemon the limit is exact;
+// across daemons, another daemon's last FLUSH_MS of admissions from memory may be missing from the
+// count a decision sees (each admitted at most up to half the limit in its view). A request that
+// may change a project's settings makes this daemon's view of that project stale (a new limit
+// applies from its next request); other daemons see a new limit at their next exchange (within VIEW_MS).
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 
-export async function takeRateToken(sql: Sql, projectId: string, now = Date.now()): Promise<void> {
-  const windowStart = new Date(Math.floor(now / 60_000) * 60_000);
-  const [row] = await sql<{ count: number; limit: number }[]>`
-    with bumped as (
-      insert into rate_windows (project_id, window_start, count) values (${projectId}, ${windowStart}, 1)
-      on conflict (project_id, window_start) do update set count = rate_windows.count + 1
-      returning count)
-    select bumped.count, p.rate_limit_per_minute as limit from bumped, projects p where p.id = ${projectId}`;
-  if (row && row.count > row.limit) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + 60_000 - now) / 1000));
-    throw new GatewayError('rate_limited', undefined, { 'Retry-After': String(retryAfter) });
+/** How often admissions from memory are added to the shared count. */
+export const FLUSH_MS = 100;
+/** A view older than this is not used: the next request exchanges with the table. */
+export const VIEW_MS = 200;
+
+const WINDOW_MS = 60_000;
+
+interface View {
+  readonly windowStart: number;
+  /** The shared count at the last exchange (this daemon's admissions up to then included). */
+  shared: number;
+  limit: number;
+  at: number;
+  /** Admitted from memory since, not yet in the table. */
+  pending: number;
+  /** Exchanges begun before this forget() (see epoch) do not make the view fresh again. */
+  staleBefore: number;
+}
+
+const windowOf = (now: number) => Math.floor(now / WINDOW_MS) * WINDOW_MS;
+
+export class RateLimiter {
+  private readonly views = new Map<string, View>();
+  /** Counts sent to the table whose resulting count has not come back yet, per project. */
+  private readonly sending = new Map<string, number>();
+  /** Counts forget() calls: an exchange remembers the epoch it began in. */
+  private epoch = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sql: Sql, private readonly flushMs = FLUSH_MS, private readonly viewMs = VIEW_MS) {}
+
+  /** Counts one request of the project; throws rate_limited when it is over the minute's limit. */
+  async take(projectId: string, now = Date.now()): Promise<void> {
+    const windowStart = windowOf(now);
+    const view = this.views.get(projectId);
+    const known = view ? view.shared + view.pending + (this.sending.get(projectId) ?? 0) : 0;
+    if (view && view.windowStart === windowStart && now - view.at <= this.viewMs && (known + 1) * 2 <= view.limit) {
+      view.pending += 1;
+      this.timer ??= setTimeout(() => { void this.flush(); }, this.flushMs).unref();
+      return;
+    }
+    const carried = view && view.windowStart === windowStart ? view.pending : 0;
+    if (view && carried > 0) view.pending -= carried;
+    let row;
+    try {
+      row = await this.exchange(projectId, windowStart, carried + 1, now);
+    } catch (err) {
+      if (view && carried > 0 && this.views.get(projectId) === view) view.pending += carried; // not counted: keep them for the next flush
+      throw err;
+    }
+    if (!row) return; // no such project: nothing to limit by (as before)
+    if (row.count > row.limit) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      throw new GatewayError('rate_limited', undefined, { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  /** The project's settings may have changed: its next request exchanges with the table (carrying what waits). */
+  forget(projectId: string): void {
+    const view = this.views.get(projectId);
+    if (!view) return;
+    view.at = -Infinity;
+    view.staleBefore = ++this.epoch;
+  }
+
+  /** Adds every admission from memory to the shared count; resolves when written (or given up on). */
+  flush(): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    const due = [...this.views].filter(([, v]) => v.pending > 0).map(([projectId, v]) => {
+      const n = v.pending;
+      v.pending = 0;
+      return { projectId, view: v, n };
+    });
+    if (due.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(() => Promise.all(due.map(async ({ projectId, view, n }) => {
+      try {
+        await this.exchange(projectId, view.windowStart, n, Date.now());
+      } catch {
+        // Not counted yet: back into the view (if it is still this window's), tried again with the next flush.
+        if (this.views.get(projectId) === view) {
+          view.pending += n;
+          this.timer ??= setTimeout(() => { void this.flush(); }, this.flushMs).unref();
+        }
+      }
+    }))).then(() => undefined);
+    return this.flushing;
+  }
+
+  /**
+   * Adds n to the table and learns the count that comes back. Until it is learnt, the n are counted
+   * as on their way (sending), so that no admission from memory meanwhile overlooks them.
+   */
+  private async exchange(projectId: string, windowStart: number, n: number, now: number): Promise<{ count: number; limit: number } | undefined> {
+    this.sending.set(projectId, (this.sending.get(projectId) ?? 0) + n);
+    const began = this.epoch;
+    try {
+      const row = await this.add(projectId, windowStart, n);
+      if (row) this.learn(projectId, windowStart, row, now, began);
+      return row;
+    } finally {
+      const left = this.sending.get(projectId)! - n;
+      if (left > 0) this.sending.set(projectId, left);
+      else this.sending.delete(projectId);
+    }
+  }
+
+  private learn(projectId: string, windowStart: number, row: { count: number; limit: number }, now: number, began: number): void {
+    const view = this.views.get(projectId);
+    if (view && view.windowStart === windowStart) {
+      view.shared = Math.max(view.shared, row.count);
+      if (began < view.staleBefore) return; // its limit may predate a change: the view stays stale
+      view.limit = row.limit;
+      view.at = Math.max(view.at, now);
+      return;
+    }
+    if (view && view.windowStart > windowStart) return;
+    if (view && view.pending > 0) void this.add(projectId, view.windowStart, view.pending).catch(() => undefined);
+    this.views.set(projectId, { windowStart, shared: row.count, limit: row.limit, at: now, pending: 0, staleBefore: 0 });
+  }
+
+  /** Adds n to the project's window; the count after it and the project's limit (none: no such project). */
+  private async add(projectId: string, windowStart: number, n: number): Promise<{ count: number; limit: number } | undefined> {
+    const [row] = await this.sql<{ count: number; limit: number }[]>`
+      with bumped as (
+        insert into rate_windows (project_id, window_start, count) values (${projectId}, ${new Date(windowStart)}, ${n})
+        on conflict (project_id, window_start) do update set count = rate_windows.count + excluded.count
+        returning count)
+      select bumped.count, p.rate_limit_per_minute as limit from bumped, projects p where p.id = ${projectId}`;
+    return row;
   }
 }
 

@@ -2,6 +2,7 @@
 // or environment). Filters are bound parameters composed as SQL fragments, never strings.
 import type { z } from 'zod';
 import type { traceListQuery } from '../../shared/trace-schemas.js';
+import { flareFieldsOf } from '../anchor/trace-status.js';
 import type { Sql } from '../db/connect.js';
 import { auditLevel, isTraceId, rangeHours, selectTraces, selectTracesByKeys } from './query.js';
 import { fullRecord, listRow, type StoredTrace } from './rows.js';
@@ -47,9 +48,12 @@ export async function listTraces(sql: Sql, projectId: string, q: TraceQuery): Pr
   if (q.id !== undefined) {
     if (!isTraceId(q.id)) return { traces: [], total: 0 };
     const rows = await lookupQuery(sql, projectId, q.id);
-    return { traces: rows.map((r) => fullRecord(r, level)), total: rows.length };
+    const flare = await flareFieldsOf(sql, projectId, rows.map((r) => Number(r.sequence_num)));
+    return { traces: rows.map((r) => fullRecord(r, level, flare(Number(r.sequence_num)))), total: rows.length };
   }
   const { page, count } = listQueries(sql, projectId, q);
   const [rows, [counted]] = await Promise.all([page, count]);
-  return { traces: rows.map((r) => listRow(r, level)), total: counted!.total };
+  // One coverage query for the whole page, after it is known (not one per row).
+  const flare = await flareFieldsOf(sql, projectId, rows.map((r) => Number(r.sequence_num)));
+  return { traces: rows.map((r) => listRow(r, level, flare(Number(r.sequence_num)))), total: counted!.total };
 }

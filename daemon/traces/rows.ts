@@ -1,6 +1,8 @@
 // What a trace shows: the list row of the specification, and the full record of a lookup by id.
 // One rule decides what content a row may carry (contentView): only the transmitted,
-// display-safe text, never a raw original.
+// display-safe text, never a raw original. The anchoring fields are derived (anchor/trace-status.ts),
+// never stored on the trace.
+import { NOT_ANCHORING, type FlareFields } from '../anchor/trace-status.js';
 
 export type ContentState = 'transmitted_masked' | 'transmitted_plain' | 'not_transmitted' | 'unavailable';
 
@@ -58,7 +60,7 @@ export interface StoredTrace {
   raw_readable: boolean | null;
 }
 
-export function listRow(t: StoredTrace, auditLevel: string): Record<string, unknown> {
+export function listRow(t: StoredTrace, auditLevel: string, flare: FlareFields = NOT_ANCHORING): Record<string, unknown> {
   const view = contentView(t.decision, t.body);
   const metadata = { ...(t.body?.metadata ?? {}), ...(t.agent_id ? { agent_id: t.agent_id } : {}) };
   return {
@@ -68,8 +70,8 @@ export function listRow(t: StoredTrace, auditLevel: string): Record<string, unkn
     decision: t.decision,
     reason: t.reason,
     integrity_hash: t.integrity_hash,
-    flare_status: null,
-    flare_tx_hash: null,
+    flare_status: flare.flare_status,
+    flare_tx_hash: flare.flare_tx_hash,
     action_name: t.action_name,
     environment: t.environment,
     display_content: view.display_content,
@@ -84,8 +86,8 @@ export function listRow(t: StoredTrace, auditLevel: string): Record<string, unkn
 }
 
 /** The full record: the row, plus what the list leaves out (trace type, payloads, proof fields). */
-export function fullRecord(t: StoredTrace, auditLevel: string): Record<string, unknown> {
-  const row = listRow(t, auditLevel);
+export function fullRecord(t: StoredTrace, auditLevel: string, flare: FlareFields = NOT_ANCHORING): Record<string, unknown> {
+  const row = listRow(t, auditLevel, flare);
   const masked = MASKED.has(t.decision);
   const { raw: _raw, display: _display, metadata: _metadata, extracted_text: extracted, ...payloads } = t.body ?? {};
   return {

@@ -21,6 +21,8 @@ export interface Ingested {
   readonly integrity_hash: string;
   readonly decision: string;
   readonly should_anchor: boolean;
+  /** Present only while anchoring is active for the project: a fresh trace is PENDING. */
+  readonly flare_status?: 'PENDING';
 }
 
 export type IngestDeps = Pick<Deps, 'sql' | 'writer'>;
@@ -60,14 +62,15 @@ export async function ingestEvent(deps: IngestDeps, principal: Principal, event:
   const input = eventTrace(event, { id: principal.credentialId, name: principal.name }, now);
   const [project] = await deps.sql<{ attestation_enabled: boolean }[]>`select attestation_enabled from projects where id = ${principal.projectId}`;
   const shouldAnchor = project?.attestation_enabled ?? false;
+  const flare = shouldAnchor ? { flare_status: 'PENDING' as const } : {};
   if (event.eventId === null) {
     const written = await deps.writer.append(principal.projectId, input);
-    return { trace_id: written.id, sequence_num: written.sequenceNum, integrity_hash: written.integrityHash, decision: input.decision, should_anchor: shouldAnchor, replayed: false };
+    return { trace_id: written.id, sequence_num: written.sequenceNum, integrity_hash: written.integrityHash, decision: input.decision, should_anchor: shouldAnchor, ...flare, replayed: false };
   }
   // Written around the writer: while its dead-letter queue is not yet replayed that would overtake queued traces.
   if (deps.writer.status().queueing) {
     throw new GatewayError('service_unavailable', 'Traces are being queued while the database recovers; retry the delivery later.');
   }
   const done = await deps.sql.begin((tx) => appendKeyed(tx, principal.projectId, principal.credentialId, event.eventId!, input));
-  return { ...done, should_anchor: shouldAnchor };
+  return { ...done, should_anchor: shouldAnchor, ...flare };
 }

@@ -6,7 +6,8 @@ import { commandCenter } from '../../daemon/command-center/command-center.js';
 import { startCcServer } from '../helpers/cc-server.js';
 import { SAMPLE_TOOLS, startLegacyMcpServer, startScriptedServer } from '../helpers/mcp-servers.js';
 
-const ALLOW = { GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', GATEWAY_UPSTREAM_TIMEOUT_SECONDS: '2' };
+// Checkpoints only when the test asks (checkpointNow): the KPI of provable traces is asserted before and after one.
+const ALLOW = { GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', GATEWAY_UPSTREAM_TIMEOUT_SECONDS: '2', GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400' };
 const AWS = 'AKIAZ3MSJV4WWQ5RMNBV'; // shaped like an access key id, not the documented example
 const EMAIL = 'jane.doe@acme-corp.de';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

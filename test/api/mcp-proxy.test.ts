@@ -61,6 +61,7 @@ t.test('refusals in the specification\'s order, each with its code and reason, n
   await gw.db`update mcp_tools set current_fingerprint = 'sha256:' || repeat('1', 64) where id = ${s.tools.get_weather!}`;
   await gw.db`update mcp_tools set approved_hash = null where id = ${s.tools.ping!}`;
   await gw.db`update mcp_tools set approved_hash = null, findings = '[{"code":"description_changed","detail":"x","where":"description"}]' where id = ${s.tools.progress!}`;
+  await gw.settled();
   const before = await sideEffects(gw);
   const cases: [string, string, string, Record<string, string>, number, string][] = [
     // [server, tool, expected reason, headers, rpc code, note]
@@ -97,6 +98,7 @@ t.test('refusals in the specification\'s order, each with its code and reason, n
 
   // the capability model tightens: a `safe` agent may not call a delete tool even where the rule allows
   await gw.db`update mcp_policies set action = 'ALLOW' where mcp_tool_id = ${s.tools.delete_file!}`;
+  await gw.settled();
   const tightened = await px.callTool(s.id, 'delete_file', { path: '/tmp/x' }, { headers: { 'x-agent-id': safe } });
   t.match(tightened.body.error, { code: -32003, data: { reason: 'TOOL_DENIED', rule_source: 'capability_model' } });
   const anonymous = await px.callTool(s.id, 'delete_file', { path: '/tmp/x' }, { headers: { 'x-agent-id': 'no-such-agent' } });
@@ -244,6 +246,7 @@ t.test('upstream faults: sign-in not attachable -32008 (403), unreachable -32007
 
   const gone = await activeServer(px, up.url, ALL_ALLOW);
   await px.gw.db`update mcp_servers set server_url = 'http://127.0.0.1:1/mcp' where id = ${gone.id}`;
+  await px.gw.settled();
   const unreachable = await px.callTool(gone.id, 'ping', {});
   t.equal(unreachable.status, 200);
   t.match(unreachable.body.error, { code: -32007, data: { reason: 'UPSTREAM_UNREACHABLE' } });
@@ -273,6 +276,7 @@ t.test('tools/list shows only tools the caller could call; other methods pass th
   t.same(await names(), ['get_weather', 'ping', 'progress'], 'denied tools are hidden; held ones listed');
   t.same(await names({ 'x-agent-id': agent }), ['get_weather', 'ping'], 'an agent rule hides a tool for that agent');
   await px.gw.db`update mcp_tools set approved_hash = 'sha256:' || repeat('2', 64) where id = ${s.tools.ping!}`;
+  await px.gw.settled();
   t.same(await names(), ['get_weather', 'progress'], 'a tool changed since admission is hidden');
   t.equal((await callTraces(px.gw)).length, 0, 'tools/list is not a decision');
   const ping = await px.rpc(s.id, { jsonrpc: '2.0', id: 2, method: 'ping' });

@@ -3,8 +3,6 @@
 // which only the local re-check can catch. Subtests run in order; the last ones tamper the database.
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -13,6 +11,7 @@ import { entryHash } from '../../shared/ledger-hash.js';
 import { verifierKey } from '../../shared/signed-note.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { startTestGateway } from '../helpers/gateway.js';
+import { startRewritingProxy } from '../helpers/rewriting-proxy.js';
 
 // Checkpoints only when a test cuts one (checkpointNow), never by the 10 s timer mid-test.
 const gw = await startTestGateway(t, { env: { GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400' } });
@@ -119,26 +118,9 @@ t.test('verify-proof: a key the daemon does not sign with fails locally, and the
   t.match(run.stdout, /^The local check disagrees with the server: checkpoint_signature is failed locally, ok by the server\.$/m);
 });
 
-/**
- * A proxy in front of the daemon that rewrites verify-proof answers with `mutate`: a server (or a
- * path to it) that lies. Everything else passes through unchanged.
- */
-let mutate: (report: any) => any = (r) => r; // eslint-disable-line @typescript-eslint/no-explicit-any
-const proxy = http.createServer(async (req, res) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const upstream = await fetch(gw.url + req.url, {
-    method: req.method, body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
-    headers: { authorization: String(req.headers.authorization ?? ''), 'content-type': 'application/json' },
-  });
-  let text = await upstream.text();
-  if (req.url === '/api/v1/verify-proof' && upstream.status === 200) text = JSON.stringify(mutate(JSON.parse(text)));
-  res.writeHead(upstream.status, { 'content-type': 'application/json' });
-  res.end(text);
-});
-await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-t.teardown(() => new Promise<void>((resolve) => { proxy.closeAllConnections(); proxy.close(() => resolve()); }));
-const PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+// A daemon that lies: verify-proof answers rewritten on their way to the CLI.
+const lying = await startRewritingProxy(t, gw.url, '/api/v1/verify-proof');
+const PROXY = lying.url;
 
 t.test('verify-proof: a bundle tampered in transit is caught locally, naming the failing step', async (t) => {
   const id = bySeq(5).id;
@@ -155,7 +137,7 @@ t.test('verify-proof: a bundle tampered in transit is caught locally, naming the
     ['a malformed path', (r) => ({ ...r, merkle: { ...r.merkle, inclusion_path: 'AAAA' } }), 'checkpoint_signature', /checkpoint_signature \(bundle_malformed: the proof bundle is malformed at merkle\.inclusion_path\)/],
   ];
   for (const [what, change, step, failure] of cases) {
-    mutate = change;
+    lying.rewrite = change;
     const run = await ctl(['traces', 'verify-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY });
     t.equal(run.code, 1, `${what}: ${run.stderr}`);
     t.match(run.stdout, /: NOT INTACT$/m, what);
@@ -163,13 +145,13 @@ t.test('verify-proof: a bundle tampered in transit is caught locally, naming the
     t.match(run.stdout, new RegExp(`^First failing step: ${failure.source}.*, found by the local check\\.$`, 'm'), what);
     t.match(run.stdout, new RegExp(`^The local check disagrees with the server: ${step} is failed locally, ok by the server\\.$`, 'm'), what);
   }
-  mutate = cases[0]![1];
+  lying.rewrite = cases[0]![1];
   const json = await ctl(['traces', 'verify-proof', id, '--vkey', vkey, '--json'], { GATEWAY_URL: PROXY });
   t.equal(json.code, 1);
   t.match(json.json, { intact: false, first_failure: { step: 'integrity_hash', by: 'local', reason: 'integrity_hash_mismatch' }, server: { intact: true } });
   t.same(json.json.disagreements.map((d: { step: string }) => d.step), ['integrity_hash', 'checkpoint_signature', 'inclusion'],
     'the steps after a failed hash are not checked locally, which the server did check');
-  mutate = (r) => r;
+  lying.rewrite = (r) => r;
   t.equal((await ctl(['traces', 'verify-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY })).code, 0, 'untouched through the proxy: intact');
 });
 

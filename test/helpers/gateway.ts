@@ -8,6 +8,9 @@ import type { Test } from 'tap';
 import { startGateway, type Gateway } from '../../daemon/app.js';
 import { loadConfig } from '../../daemon/config.js';
 import { createLogger } from '../../daemon/log.js';
+import { randomUUID } from 'node:crypto';
+import { STATE_CHANNEL } from '../../daemon/state-cache/listener.js';
+import { stateCacheOf } from '../../daemon/state-cache/cache.js';
 import { freshDatabase, inspect } from './db.js';
 
 export interface ApiResponse {
@@ -26,6 +29,11 @@ export interface TestGateway {
   readonly db: postgres.Sql;
   readonly logLines: string[];
   api(method: string, route: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+  /**
+   * Resolves once this daemon's state cache has seen every change committed before the call (a
+   * raw SQL write by the test reaches the cache only through its notification, which is async).
+   */
+  settled(): Promise<void>;
   /** Creates a credential through the API and returns its token. */
   key(role: 'viewer' | 'editor' | 'admin', userId?: string): Promise<string>;
 }
@@ -73,8 +81,20 @@ export async function startTestGateway(t: Test, options: GatewayOptions = {}): P
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 
+  const settled = async (): Promise<void> => {
+    const cache = stateCacheOf(gateway.sql);
+    if (!cache || !cache.connected) return; // reads go to the database anyway
+    const marker = randomUUID();
+    await db`select pg_notify(${STATE_CHANNEL}, ${JSON.stringify({ t: 'marker', m: marker })})`;
+    const deadline = Date.now() + 10_000;
+    while (!cache.hasSeen(marker)) {
+      if (Date.now() > deadline) throw new Error('the state cache did not see the marker notification within 10 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+
   return {
-    url: gateway.url, databaseUrl, dataDir, adminToken, gateway, db, logLines, api,
+    url: gateway.url, databaseUrl, dataDir, adminToken, gateway, db, logLines, api, settled,
     async key(role, userId) {
       const res = await api('POST', '/api/v1/keys', { body: { name: `${role} key`, role, ...(userId ? { user_id: userId } : {}) } });
       if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);

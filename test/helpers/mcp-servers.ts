@@ -8,13 +8,14 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { freeLoopbackPort } from './ports.js';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { z } from 'zod';
 import { McpServer as LegacyMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpServer as ModernMcpServer, Server as ModernServer, createMcpHandler, fromJsonSchema } from '@modelcontextprotocol/server';
+import { McpServer as ModernMcpServer, Server as ModernServer, createMcpHandler, fromJsonSchema, inputRequired } from '@modelcontextprotocol/server';
 
 export interface ToolDef {
   name: string;
@@ -203,6 +204,29 @@ export interface ModernServerOptions {
   /** `stateless` (default): 2025 traffic served by the stateless fallback; `reject`: modern only. */
   legacy?: 'stateless' | 'reject';
   auth?: AuthCheck;
+  /**
+   * Two more tools: `progress` notifies progress 1..3 (of 3) before it answers, when the call has a
+   * progressToken (streamed only when the response mode allows SSE); `ask` answers input_required
+   * with one elicitation (key `confirm`) and, called again with its response, returns that response.
+   */
+  interactive?: boolean;
+}
+
+/** The `progress` and `ask` tools of ModernServerOptions.interactive. */
+function registerInteractiveTools(mcp: ModernMcpServer): void {
+  const empty = fromJsonSchema({ type: 'object' } as never);
+  mcp.registerTool('progress', { description: 'Counts to three.', inputSchema: empty }, async (_args: unknown, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    if (token !== undefined) {
+      for (let i = 1; i <= 3; i += 1) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } });
+    }
+    return { content: [{ type: 'text', text: 'counted' }] };
+  });
+  mcp.registerTool('ask', { description: 'Asks the user.', inputSchema: empty }, (_args: unknown, ctx) => {
+    const answer = ctx.mcpReq.inputResponses?.confirm;
+    if (answer !== undefined) return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) } });
+  });
 }
 
 function modernFactory(options: ModernServerOptions): () => ModernMcpServer | ModernServer {
@@ -227,6 +251,7 @@ function modernFactory(options: ModernServerOptions): () => ModernMcpServer | Mo
         ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
       }, (args: unknown) => ({ ...echoResult(args), ...(tool.outputSchema !== undefined ? { structuredContent: {} } : {}) }));
     }
+    if (options.interactive) registerInteractiveTools(mcp);
     return mcp;
   };
 }
@@ -267,13 +292,6 @@ export async function startModernMcpServer(t: Test, options: ModernServerOptions
   return running;
 }
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /**
  * @modelcontextprotocol/server-everything in streamable HTTP mode (`dist/index.js streamableHttp`,
@@ -282,7 +300,7 @@ async function freePort(): Promise<number> {
 export async function startEverythingServer(t: Test): Promise<RunningServer> {
   const require = createRequire(import.meta.url);
   const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawn(process.execPath, [bin, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }

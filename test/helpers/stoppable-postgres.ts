@@ -4,7 +4,7 @@
 // SIGQUIT one (sessions are cut, as in a crash). Removed at teardown.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
+import { freeLoopbackPort } from './ports.js';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -28,16 +28,6 @@ async function binaries(): Promise<{ initdb: string; postgres: string }> {
   return (await import(pkg)) as { initdb: string; postgres: string };
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** PostgreSQL refuses to run as root: then it runs as the system user postgres. */
 function runAs(): { uid?: number; gid?: number } {

@@ -1,5 +1,7 @@
 // GET /healthz (no credentials) and GET /metrics (Prometheus text format). /healthz names a
 // degraded subsystem (the trace store while traces go to the dead-letter queue) without failing.
+import type { AnchorService } from '../../anchor/service.js';
+import { anchorHealth } from '../../anchor/status.js';
 import type { Route } from '../../http/types.js';
 import type { Deps } from '../deps.js';
 
@@ -15,7 +17,14 @@ async function databaseUp(deps: Deps): Promise<boolean> {
   }
 }
 
-export function healthRoutes(deps: Deps): Route[] {
+/** Anchoring's state, when on in this daemon; unreadable (database down) counts as nothing to add. */
+async function anchorPart(deps: Deps, anchor: AnchorService): Promise<{ anchor?: { state: string; reason: string | null } }> {
+  if (!anchor.settings) return {};
+  const health = await anchorHealth(deps.sql, anchor.settings).catch(() => null);
+  return health ? { anchor: health } : {};
+}
+
+export function healthRoutes(deps: Deps, anchor: AnchorService): Route[] {
   return [
     {
       method: 'GET', path: '/healthz', auth: 'public',
@@ -23,8 +32,11 @@ export function healthRoutes(deps: Deps): Route[] {
         const up = await databaseUp(deps);
         const degraded = deps.writer.degradedSubsystems();
         if (!up) return { status: 503, body: { status: 'unavailable', failing: ['database'], ...(degraded.length > 0 ? { degraded } : {}) } };
-        if (degraded.length > 0) return { status: 200, body: { status: 'degraded', degraded } };
-        return { status: 200, body: { status: 'ok' } };
+        // Anchoring never fails the daemon: a node that is down or out of funds only degrades it.
+        const anchoring = await anchorPart(deps, anchor);
+        if (anchoring.anchor?.state === 'degraded') degraded.push('anchor');
+        if (degraded.length > 0) return { status: 200, body: { status: 'degraded', degraded, ...anchoring } };
+        return { status: 200, body: { status: 'ok', ...anchoring } };
       },
     },
     {

@@ -3,6 +3,9 @@
 // through a one-off session the gateway opens itself (client.ts McpSession, in the era the last
 // scan found, so no probe): handshake, the one request, goodbye. The answer is the upstream's
 // result or its JSON-RPC error under the caller's id; upstream failures map as in forward.ts.
+// Such a session declares no client capabilities: nobody is there to answer a server's sampling,
+// elicitation or roots request, so the server must not send one (it answers the tool's call as a
+// client without them).
 import type { Dispatcher } from 'undici';
 import type { UpstreamAuth } from '../auth.js';
 import { McpSession, type Era } from '../client.js';
@@ -28,7 +31,7 @@ function eraOf(server: ServerRow): 'auto' | Era {
 export async function callThroughGatewaySession(server: ServerRow, auth: UpstreamAuth, limits: SessionLimits, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<GatewayAnswer> {
   let session: McpSession | null = null;
   try {
-    session = await McpSession.open(server.server_url, auth, { ...limits, era: eraOf(server), signal });
+    session = await McpSession.open(server.server_url, auth, { ...limits, era: eraOf(server), signal, clientCapabilities: {} });
     return { kind: 'result', result: await session.request(method, params, { signal }) };
   } catch (err) {
     if (!(err instanceof McpClientError)) throw err;

@@ -7,13 +7,13 @@
 // tools/list answer filtered to what the caller may call (list-filter.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { GatewayError } from '../../../shared/errors.js';
-import { getServerRow, type ServerRow } from '../servers.js';
+import type { ServerRow } from '../servers.js';
 import type { UpstreamAuth } from '../auth.js';
 import { relay, sendRpcError, failureReason } from './forward.js';
 import { callThroughGatewaySession } from './gateway-session.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
-import { gateContext, loadAgent, loadAuth, loadListView } from './load.js';
+import { gateContext, loadAgent, loadAuth, loadListView, loadServer } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
 import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
@@ -48,7 +48,7 @@ interface Caller {
 async function identify(deps: ProxyDeps, r: RouteRequest, server: ServerRow): Promise<Caller | { refused: Reply }> {
   const projectId = r.principal.projectId;
   const sessionId = header(r.req.headers, 'mcp-session-id');
-  if (sessionId !== undefined && !(await sessionBoundTo(deps.sql, server.id, sessionId, r.principal.credentialId))) {
+  if (sessionId !== undefined && !(await sessionBoundTo(deps.sql, projectId, server.id, sessionId, r.principal.credentialId))) {
     const id = r.req.method === 'POST' ? idOf(parseMessage(r.body)) : null;
     return { refused: reply(rpcError(id, 'SESSION_NOT_BOUND')) };
   }
@@ -62,7 +62,7 @@ function limitsOf(deps: ProxyDeps) {
 }
 
 export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply> {
-  const server = await getServerRow(deps.sql, r.principal.projectId, r.params.server_id!);
+  const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
   const environment = environmentOf(r);
   const msg = parseMessage(r.body);
   if ('invalid' in msg) return reply(rpcError(null, 'INVALID_REQUEST', { detail: msg.invalid }));
@@ -115,7 +115,7 @@ function throughGatewaySession(deps: ProxyDeps, caller: Caller, msg: RpcMessage 
 
 /** GET (the server-to-client event stream) and DELETE (end a session): gates, binding, relay. */
 export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET' | 'DELETE'): Promise<Reply> {
-  const server = await getServerRow(deps.sql, r.principal.projectId, r.params.server_id!);
+  const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
   const caller = await identify(deps, r, server);
   if ('refused' in caller) return caller.refused;
   const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));

@@ -1,6 +1,8 @@
 // The proxy's reads: everything the stages look at, loaded before the pipeline runs so that the
-// stages themselves stay pure. One round of parallel queries per call: the tool, its server-wide
-// rules, the agent's rules, the presented approval and the agent's open approvals.
+// stages themselves stay pure. Server, agent, tool and rules come through the state cache
+// (daemon/state-cache/, the database when it is cold or its listener is down); the approval a
+// caller presents and the agent's open approvals are always read from the database, and the
+// latter only when a call is about to be held (pendingCountFor).
 import type { Rule } from '../../../shared/agent-schemas.js';
 import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
 import type { AgentStatus } from '../../agents/lifecycle.js';
@@ -9,7 +11,8 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql } from '../../db/connect.js';
 import type { UpstreamAuth } from '../auth.js';
 import { upstreamAuth } from '../scan.js';
-import type { ServerRow } from '../servers.js';
+import { getServerRow, type ServerRow } from '../servers.js';
+import { stateCacheOf, type Kind } from '../../state-cache/cache.js';
 import type { CallAgent, CallContext, CallServer, CallTool } from './stages/types.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -17,12 +20,26 @@ const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 /** The registered agent X-Agent-Id names, or null (absent, malformed or unknown: anonymous). */
 export async function loadAgent(sql: Sql, projectId: string, raw: string | undefined): Promise<CallAgent | null> {
   if (raw === undefined || !AGENT_ID.test(raw)) return null;
+  return cached(sql, projectId, 'agent', raw, () => selectAgent(sql, projectId, raw));
+}
+
+async function selectAgent(sql: Sql, projectId: string, raw: string): Promise<CallAgent | null> {
   const [row] = await sql<{ id: string; status: AgentStatus; capability_model: unknown }[]>`
     select id, status, capability_model from agents where project_id = ${projectId} and id = ${raw}`;
   if (!row) return null;
   // A model that does not parse tightens nothing here; agent registration and update validate it.
   const model = capabilityModelSchema.safeParse(row.capability_model);
   return { id: row.id, status: row.status, capability: model.success ? model.data : null };
+}
+
+/** The server of this project (404 not_found when there is none). */
+export function loadServer(sql: Sql, projectId: string, serverId: string): Promise<ServerRow> {
+  return cached(sql, projectId, 'server', serverId, () => getServerRow(sql, projectId, serverId));
+}
+
+function cached<T>(sql: Sql, projectId: string, kind: Kind, key: string, load: () => Promise<T>): Promise<T> {
+  const cache = stateCacheOf(sql);
+  return cache ? cache.read(projectId, kind, key, load) : load();
 }
 
 /** The server's sign-in, decrypted; null when this daemon cannot open it (the sign-in stage refuses). */
@@ -51,7 +68,11 @@ interface ToolRow {
   risk_level: string | null; action: string | null; findings: { code?: unknown }[] | null;
 }
 
-async function loadTool(sql: Sql, serverId: string, name: string): Promise<CallTool | null> {
+function loadTool(sql: Sql, projectId: string, serverId: string, name: string): Promise<CallTool | null> {
+  return cached(sql, projectId, 'tool', `${serverId}\u0000${name}`, () => selectTool(sql, serverId, name));
+}
+
+async function selectTool(sql: Sql, serverId: string, name: string): Promise<CallTool | null> {
   const [t] = await sql<ToolRow[]>`
     select id, name, present, approved_hash, current_fingerprint, risk_level, action, findings
     from mcp_tools where server_id = ${serverId} and name = ${name}`;
@@ -64,7 +85,13 @@ async function loadTool(sql: Sql, serverId: string, name: string): Promise<CallT
 }
 
 /** Rules of a tool: server-wide ones, and the agent's (for this tool or for all tools). */
-async function loadRules(sql: Sql, projectId: string, toolId: string, agentId: string | null): Promise<{ serverWide: Rule[]; agentRules: Rule[] }> {
+interface ToolRules { readonly serverWide: Rule[]; readonly agentRules: Rule[] }
+
+function loadRules(sql: Sql, projectId: string, toolId: string, agentId: string | null): Promise<ToolRules> {
+  return cached(sql, projectId, 'rules', `${toolId}\u0000${agentId ?? ''}`, () => selectRules(sql, projectId, toolId, agentId));
+}
+
+async function selectRules(sql: Sql, projectId: string, toolId: string, agentId: string | null): Promise<ToolRules> {
   const rows = await sql<{ action: Rule; agent_id: string | null }[]>`
     select action, agent_id from mcp_policies
     where project_id = ${projectId}
@@ -73,20 +100,28 @@ async function loadRules(sql: Sql, projectId: string, toolId: string, agentId: s
   return { serverWide: rows.filter((r) => r.agent_id === null).map((r) => r.action), agentRules: rows.filter((r) => r.agent_id !== null).map((r) => r.action) };
 }
 
-/** The context of one tools/call. */
+/**
+ * The context of one tools/call. pendingForAgent is 0 here: it only matters to a call that is held
+ * for a new approval, and tool-call.ts reads it (pendingCountFor) and decides again when one is.
+ */
 export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
-  const tool = await loadTool(sql, input.server.id, input.toolName);
+  const tool = await loadTool(sql, projectId, input.server.id, input.toolName);
   const agentId = input.agent?.id ?? null;
-  const [rules, approval, pending] = await Promise.all([
+  const [rules, approval] = await Promise.all([
     tool ? loadRules(sql, projectId, tool.id, agentId) : Promise.resolve({ serverWide: [], agentRules: [] }),
     input.approvalId !== null ? findApproval(sql, projectId, input.approvalId) : Promise.resolve<Approval | null>(null),
-    agentId !== null ? openCountForAgent(sql, projectId, agentId) : Promise.resolve(0),
   ]);
   return {
     now: new Date(), agent: input.agent, server: callServer(input.server), auth: input.auth, toolName: input.toolName, tool,
     serverWide: rules.serverWide, agentRules: rules.agentRules, argumentsHash: input.argumentsHash,
-    approvalId: input.approvalId, approval, pendingForAgent: pending, maxPendingPerAgent: input.maxPendingPerAgent,
+    approvalId: input.approvalId, approval, pendingForAgent: 0, maxPendingPerAgent: input.maxPendingPerAgent,
   };
+}
+
+/** The context with the agent's open approvals counted, for a call about to be held for a new one. */
+export async function pendingCountFor(sql: Sql, projectId: string, ctx: CallContext): Promise<CallContext> {
+  if (ctx.agent === null) return ctx;
+  return { ...ctx, pendingForAgent: await openCountForAgent(sql, projectId, ctx.agent.id) };
 }
 
 /** The context of any other method: only the gates (agent, server, sign-in) read it. */
@@ -107,7 +142,11 @@ export interface ListTool {
 }
 
 /** What the tools/list filter needs: every tool of the server with its rules for this caller. */
-export async function loadListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
+export function loadListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
+  return cached(sql, projectId, 'list', `${serverId}\u0000${agentId ?? ''}`, () => selectListView(sql, projectId, serverId, agentId));
+}
+
+async function selectListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
   const rows = await sql<{ name: string; approved_hash: string | null; present: boolean; risk_level: string | null; action: string | null; server_wide: Rule[] | null; agent_rules: Rule[] | null }[]>`
     select t.name, t.approved_hash, t.present, t.risk_level, t.action,
       (select array_agg(p.action) from mcp_policies p where p.mcp_tool_id = t.id and p.agent_id is null) as server_wide,

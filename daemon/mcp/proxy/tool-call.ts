@@ -1,7 +1,8 @@
 // One tools/call through the proxy: load the context, run the pipeline, make the decision durable,
 // then forward (or answer the refusal). In order:
 //   1. arguments: `_gateway_approval_id` (or header X-Gateway-Approval-Id) taken out, the rest hashed;
-//   2. load.ts, then pipeline.ts (pure) decides;
+//   2. load.ts (through the state cache), then pipeline.ts (pure) decides; only a call about to be
+//      held for a new approval reads its agent's open approvals, and is decided again with them;
 //   3. settle: the decision trace is written before anything leaves, by the group-commit writer
 //      (database, or the dead-letter queue when the database is down). A held call creates its
 //      approval and trace in one transaction; a call under an approval spends it and writes its
@@ -22,7 +23,7 @@ import { callThroughGatewaySession } from './gateway-session.js';
 import { relay, sendRpcError, failureReason } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
 import { forwardUnderApproval, holdCall } from './held.js';
-import { loadCallContext } from './load.js';
+import { loadCallContext, pendingCountFor } from './load.js';
 import type { OutcomeRecorder } from './outcomes.js';
 import { runStages, TOOL_CALL_STAGES, type Decision } from './pipeline.js';
 import { callTrace, type CallFacts } from './record.js';
@@ -64,9 +65,16 @@ function invalidParams(msg: CallRequest['msg'], detail: string): Reply {
   return { status: reply.status, body: reply.body };
 }
 
+/** The pipeline's decision; a call about to be held for a new approval is decided again with its agent's open approvals counted. */
+async function decide(deps: ProxyDeps, projectId: string, ctx0: CallContext): Promise<{ d: Decision; ctx: CallContext }> {
+  const d = runStages(TOOL_CALL_STAGES, ctx0);
+  if (!(d.kind === 'refuse' && d.refusal.hold && d.refusal.hold.approvalId === null && ctx0.agent !== null)) return { d, ctx: ctx0 };
+  const ctx = await pendingCountFor(deps.sql, projectId, ctx0);
+  return { d: runStages(TOOL_CALL_STAGES, ctx), ctx };
+}
+
 async function settle(deps: ProxyDeps, projectId: string, ctx0: CallContext, facts: CallFacts): Promise<Settled> {
-  let ctx = ctx0;
-  let d = runStages(TOOL_CALL_STAGES, ctx);
+  let { d, ctx } = await decide(deps, projectId, ctx0);
   const binding: McpBinding = { serverId: ctx.server.id, toolName: ctx.toolName, agentId: ctx.agent?.id ?? null, argumentsHash: ctx.argumentsHash };
   const inDb = (id: string) => ({ id, persisted: 'db' as const, degradedSubsystems: deps.writer.degradedSubsystems() });
   if (d.kind === 'forward' && d.state.useApproval) {
@@ -74,8 +82,7 @@ async function settle(deps: ProxyDeps, projectId: string, ctx0: CallContext, fac
     if (spent) return { d, ctx, written: inDb(spent.id), approvalId: d.state.useApproval };
     // Spent meanwhile (a concurrent repeat), ended or expired: decide again knowing its state now.
     const now = await findApproval(deps.sql, projectId, d.state.useApproval);
-    ctx = { ...ctx, now: new Date(), approval: now && now.status === 'APPROVED' ? { ...now, status: 'USED' } : now };
-    d = runStages(TOOL_CALL_STAGES, ctx);
+    ({ d, ctx } = await decide(deps, projectId, { ...ctx, now: new Date(), approval: now && now.status === 'APPROVED' ? { ...now, status: 'USED' } : now }));
   }
   if (d.kind === 'refuse' && d.refusal.hold && d.refusal.hold.approvalId === null) {
     const held = d;

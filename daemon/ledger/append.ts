@@ -114,8 +114,57 @@ export function appendTraces(tx: Tx, projectId: string, inputs: readonly TraceIn
   return appendWith(tx, 'traces', projectId, inputs, buildTrace, groupCounts);
 }
 
+/** The chain head this daemon last wrote, per project (the trace writer keeps one). */
+export type KnownHeads = Map<string, { seq: number; head: string }>;
+
+const KNOWN_HEADS_MAX = 10_000;
+
+/** Keeps the head just written, most recent last; the least recently written beyond the bound are forgotten. */
+function remember(known: KnownHeads | undefined, projectId: string, head: { seq: number; head: string }): void {
+  if (!known) return;
+  known.set(projectId, head);
+  for (const oldest of known.keys()) {
+    if (known.size <= KNOWN_HEADS_MAX) break;
+    known.delete(oldest);
+  }
+}
+
 /**
- * appendTraces in a transaction of its own, in two round trips instead of four: on one reserved
+ * The batch in one statement and one round trip, valid only if the chain head is still `known`
+ * (the head this daemon wrote last). The head row is updated where it still holds `known`, and
+ * every insert reads its rows through that update: a head anyone else moved meanwhile makes the
+ * statement write nothing and answer false. The update is the statement's first lock, so a
+ * transaction holding the head (appendTraces) is waited for and the row re-checked after it
+ * commits (READ COMMITTED), never a deadlock. The rows go as one JSON parameter so the statement's
+ * text, and its prepared plan, are the same for every batch size.
+ */
+async function writeIfHead(sql: Sql, b: Batch, known: { seq: number; head: string }): Promise<boolean> {
+  const content = b.extras.map((r) => ({ ...r, salt: `\\x${(r.salt as Buffer).toString('hex')}` })); // bytea's hex input
+  const [moved] = await sql<{ n: number }[]>`
+    with moved as (
+      update ledger_heads set seq = ${b.seq}, head = ${b.head}
+      where project_id = ${b.projectId} and stream = 'traces' and seq = ${known.seq} and head = ${known.head}
+      returning 1 as moved),
+    entries as (
+      insert into traces (id, project_id, sequence_num, created_at, trace_type, decision, reason, action_name, environment, agent_id, content_hash, prev_hash, integrity_hash)
+      select id, project_id, sequence_num, created_at, trace_type, decision, reason, action_name, environment, agent_id, content_hash, prev_hash, integrity_hash
+      from moved, jsonb_populate_recordset(null::traces, ${sql.json(b.rows as never)})),
+    content as (
+      insert into trace_content (trace_id, project_id, created_at, salt, body)
+      select trace_id, project_id, created_at, salt, body from moved, jsonb_populate_recordset(null::trace_content, ${sql.json(content as never)})),
+    counts as (
+      insert into trace_counts (project_id, grain, dim, bucket, trace_type, decision, key, count)
+      select ${b.projectId}, 'minute', c.dim, ${bucketOf(b.createdAt, 'minute')}::timestamptz, c.trace_type, c.decision, c.key, c.count
+      from moved, jsonb_to_recordset(${sql.json(b.counts as never)}) as c(dim text, trace_type text, decision text, key text, count bigint)
+      on conflict (project_id, grain, dim, bucket, trace_type, decision, key) do update set count = trace_counts.count + excluded.count)
+    select count(*)::int as n from moved`;
+  return moved!.n === 1;
+}
+
+/**
+ * appendTraces in a transaction of its own. When `known` holds the head this daemon wrote last,
+ * one round trip (writeIfHead); otherwise, or when someone else moved the head since, two instead
+ * of four: on one reserved
  * connection BEGIN goes out with the head's lock, and COMMIT with the insert (pipelined). The same
  * statements in the same transaction as sql.begin((tx) => appendTraces(tx, ...)): a failed insert
  * makes the COMMIT a rollback; a failed lock is rolled back. When the connection is lost nothing
@@ -123,8 +172,24 @@ export function appendTraces(tx: Tx, projectId: string, inputs: readonly TraceIn
  * connections; writing to it is porsager/postgres#1208, see dlq-outcome.ts): the error is the
  * caller's, as from sql.begin.
  */
-export async function appendTracesAlone(sql: Sql, projectId: string, inputs: readonly TraceInput[]): Promise<Appended[]> {
+export async function appendTracesAlone(sql: Sql, projectId: string, inputs: readonly TraceInput[], known?: KnownHeads): Promise<Appended[]> {
   if (inputs.length === 0) return [];
+  const last = known?.get(projectId);
+  known?.delete(projectId); // set again only by a write that succeeded
+  if (last) {
+    const batch = buildBatch('traces', projectId, last, inputs, buildTrace, groupCounts);
+    if (await writeIfHead(sql, batch, last)) {
+      remember(known, projectId, { seq: batch.seq, head: batch.head });
+      return batch.out;
+    }
+  }
+  const written = await appendLocked(sql, projectId, inputs);
+  remember(known, projectId, written.head);
+  return written.out;
+}
+
+/** appendTracesAlone with the head's lock: two round trips. */
+async function appendLocked(sql: Sql, projectId: string, inputs: readonly TraceInput[]): Promise<{ out: Appended[]; head: { seq: number; head: string } }> {
   const c = await sql.reserve();
   const tx = c as unknown as Tx;
   let keep = false; // released already, or lost with its connection
@@ -139,14 +204,15 @@ export async function appendTracesAlone(sql: Sql, projectId: string, inputs: rea
       await tx`rollback`;
       c.release();
       keep = true;
-      return await beginSurvivingDisconnect(sql, (t) => appendTraces(t, projectId, inputs));
+      const out = await beginSurvivingDisconnect(sql, (t) => appendTraces(t, projectId, inputs));
+      return { out, head: { seq: out.at(-1)!.sequenceNum, head: out.at(-1)!.integrityHash } };
     }
     const row = locked.value[0]!;
     const batch = buildBatch('traces', projectId, { seq: Number(row.seq), head: row.head }, inputs, buildTrace, groupCounts);
     const [written, committed] = await Promise.allSettled([writeBatch(tx, batch), tx`commit`]);
     if (written.status === 'rejected') throw written.reason; // the COMMIT after it rolled back
     if (committed.status === 'rejected') throw committed.reason;
-    return batch.out;
+    return { out: batch.out, head: { seq: batch.seq, head: batch.head } };
   } catch (err) {
     keep ||= isDatabaseUnreachable(err);
     throw err;

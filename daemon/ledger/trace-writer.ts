@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/connect.js';
 import { sqlState } from '../db/sqlstate.js';
 import type { Logger } from '../log.js';
-import { appendTracesAlone, type Appended } from './append.js';
+import { appendTracesAlone, type Appended, type KnownHeads } from './append.js';
 import { replayDlq, type ReplayHooks } from './dlq-replay.js';
 import type { DeadLetterQueue, DlqRecord, SetAsideKind } from './dlq.js';
 import { isDatabaseUnreachable, TraceNotPersistedError, traceInputProblem, type TracePersisted } from './dlq-outcome.js';
@@ -91,6 +91,8 @@ export class TraceWriter {
   private readonly queues = new Map<string, ProjectQueue>();
   /** Batches on their way to PostgreSQL or the queue; the switch back waits for them. */
   private readonly running = new Set<Promise<void>>();
+  /** The head this writer last wrote per project: its next batch there can skip the head's lock (append.ts). */
+  private readonly heads: KnownHeads = new Map();
   private readonly dlq: DeadLetterQueue | null;
   private readonly log: Logger | null;
   private readonly retryMs: number;
@@ -205,7 +207,7 @@ export class TraceWriter {
     const started = process.hrtime.bigint();
     let done: Appended[];
     try {
-      done = await appendTracesAlone(this.sql, projectId, batch.map((w) => w.input));
+      done = await appendTracesAlone(this.sql, projectId, batch.map((w) => w.input), this.heads);
     } catch (err) {
       if (!isDatabaseUnreachable(err)) return batch.forEach((w) => w.reject(err));
       if (!this.dlq) return this.refuse(batch, err);

@@ -18,24 +18,29 @@ async function testFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** Counts each file's top-level subtests; a file that failed without one counts as one failure. */
-export function countResults(tapOutput: string): { passed: number; failed: number } {
+/**
+ * Counts each file's top-level subtests; a file that failed without one counts as one failure.
+ * `failures` names them ("file: subtest"), so that the end of a long CI log says what failed.
+ */
+export function countResults(tapOutput: string): { passed: number; failed: number; failures: string[] } {
   let passed = 0;
   let failed = 0;
-  let fileHadFailure = false;
+  let failedHere: string[] = [];
+  const failures: string[] = [];
   for (const line of tapOutput.split('\n')) {
-    const sub = /^ {4}(not )?ok \d+ /.exec(line);
+    const sub = /^ {4}(not )?ok \d+ - ?(.*?)(?: # time=.*)?$/.exec(line);
     if (sub) {
-      if (sub[1]) { failed += 1; fileHadFailure = true; } else passed += 1;
+      if (sub[1]) { failed += 1; failedHere.push(sub[2]!); } else passed += 1;
       continue;
     }
-    const top = /^(not )?ok \d+ /.exec(line);
+    const top = /^(not )?ok \d+ - ?(.*?)(?: # time=.*)?$/.exec(line);
     if (top) {
-      if (top[1] && !fileHadFailure) failed += 1;
-      fileHadFailure = false;
+      if (top[1] && failedHere.length === 0) { failed += 1; failedHere.push('(the file itself)'); }
+      failures.push(...failedHere.map((name) => `${top[2]}: ${name}`));
+      failedHere = [];
     }
   }
-  return { passed, failed };
+  return { passed, failed, failures };
 }
 
 async function main(): Promise<void> {
@@ -55,7 +60,8 @@ async function main(): Promise<void> {
   });
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   await server.stop();
-  const { passed, failed } = countResults(output);
+  const { passed, failed, failures } = countResults(output);
+  for (const f of failures) process.stdout.write(`# failed: ${f}\n`);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(code !== 0 || failed > 0 || passed === 0 ? 1 : 0);
 }

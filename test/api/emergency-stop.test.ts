@@ -66,14 +66,18 @@ t.test('while active: project keys refused everywhere, user tokens keep reads an
   t.equal((await gw.api('GET', '/api/v1/project', { token: projectKey })).status, 200, 'the project key works again');
 });
 
-t.test('a second daemon on the same database sees a set and a lift at once', async (t) => {
+t.test('a second daemon on the same database applies a set and a lift once their notification reaches it', async (t) => {
   const first = await startTestGateway(t);
   const second = await startTestGateway(t, { databaseUrl: first.databaseUrl });
   const key = await first.key('viewer');
-  t.equal((await second.api('GET', '/api/v1/project', { token: key })).status, 200);
+  t.equal((await second.api('GET', '/api/v1/project', { token: key })).status, 200, 'the key is cached on daemon 2');
   await first.api('POST', '/api/v1/project/emergency-stop');
+  t.equal((await first.api('GET', '/api/v1/project', { token: key })).body.error.code, 'project_emergency_stopped', 'at once on the daemon that set it');
+  await second.settled(); // every change committed before this marker has reached daemon 2
   t.equal((await second.api('GET', '/api/v1/project', { token: key })).body.error.code, 'project_emergency_stopped');
   await first.api('POST', '/api/v1/project/emergency-stop/lift');
+  t.equal((await first.api('GET', '/api/v1/project', { token: key })).status, 200, 'at once on the daemon that lifted it');
+  await second.settled();
   t.equal((await second.api('GET', '/api/v1/project', { token: key })).status, 200);
 });
 

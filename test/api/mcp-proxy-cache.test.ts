@@ -105,6 +105,9 @@ t.test('with the cache warm, an allowed tools/call reads no state: its only quer
   const agent = await activeAgent(px.gw);
   const cache = stateCacheOf(px.gw.gateway.sql)!;
   const call = () => px.callTool(s.id, 'get_weather', { city: 'x' }, { headers: { 'x-agent-id': agent } });
+  // The set-up's own notifications (server, tools, rules, agent) reach the cache asynchronously: one
+  // arriving after the cold call would drop what it loaded and make a warm call miss.
+  await px.gw.settled();
   t.ok(passed(await call()), 'cold call forwarded');
   const before = { ...cache.stats };
   const queries: string[] = [];

@@ -25,12 +25,14 @@ export function spawnDaemon(env: Record<string, string>): Spawned {
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*gatewayd listening/.exec(out);
       if (m) resolve(m[1]!);
     });
-    child.on('exit', () => reject(new Error(`gatewayd exited before listening: ${err || out}`)));
+    child.on('close', () => reject(new Error(`gatewayd exited before listening: ${err || out}`)));
   });
   url.catch(() => undefined);
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+  // 'close', not 'exit': 'exit' may come before the last of the child's stdout and stderr has been
+  // read, and tests read what it printed (why start-up failed) as soon as this resolves.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => resolve({ code, signal }));
+    child.on('close', (code, signal) => resolve({ code, signal }));
   });
   return { child, url, exit, stdout: () => out, stderr: () => err };
 }

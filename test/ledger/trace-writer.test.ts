@@ -186,7 +186,7 @@ t.test('a one-statement write that waits on a transaction holding the head re-re
     await appendTraces(tx, 'p1', [trace(2)]); // holds the head's row lock until commit
     waiting = writer.append('p1', trace(3));
     for (let i = 0; i < 500; i += 1) { // until the writer's statement waits on that lock
-      const [w] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%with moved as%'`;
+      const [w] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%with moved as%'`;
       if (w!.n > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -3,6 +3,7 @@
 // Merkle root, and what gatewayctl checks offline. Verifier keys use the Go note package's text
 // form, "<name>+<hex key id>+<base64(0x01 || public key)>", so Go tooling can check our notes.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { isWellFormed } from './text.js';
 
 /** Raised for malformed input to the parsers and for invalid arguments to the formatters. */
 export class NoteError extends Error {
@@ -206,10 +207,6 @@ function rawPublicKey(publicKey: KeyObject): Buffer {
 // Non-empty, no Unicode white space (Go's unicode.IsSpace), no '+', no control characters.
 function isValidName(name: unknown): name is string {
   return typeof name === 'string' && name !== '' && !/[\p{White_Space}+\x00-\x1f]/u.test(name) && isWellFormed(name);
-}
-
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 function decodeUtf8(bytes: Uint8Array): string | null {

@@ -68,7 +68,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
         authorize(principal, route);
         if (!(route.operatorRecovery && principal.kind === 'user_token')) await limiter.take(principal.projectId);
       }
-      const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req, deps.bodyLimitBytes);
+      const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req, deps.bodyLimitBytes, { allowNul: route.bodyMayHoldNul === true });
       const reply = await route.handler({ ctx, principal: principal!, params: found.params, query: url.searchParams, body, req });
       await sendReply(res, reply);
       status = res.statusCode;

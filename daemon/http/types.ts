@@ -60,5 +60,7 @@ export interface Route {
   readonly localized?: boolean;
   /** A governance response: carries the X-Gateway-* headers on every answer, refusals included. */
   readonly governance?: boolean;
+  /** The body may hold NUL characters: the handler forwards them as sent and stores them safely (lone surrogates are still refused). */
+  readonly bodyMayHoldNul?: boolean;
   readonly handler: (request: RouteRequest) => Promise<Reply>;
 }

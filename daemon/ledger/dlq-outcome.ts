@@ -1,6 +1,7 @@
 // What degraded mode decides on: which database errors send a trace to the dead-letter queue
 // (unreachable, by error code), which input may never go there (what PostgreSQL would refuse), and
 // what a caller learns (persisted db | dlq | none, the degraded subsystems).
+import { holdsUnstorableText } from '../../shared/text.js';
 import { sqlState } from '../db/sqlstate.js';
 import type { Sql, Tx } from '../db/connect.js';
 import type { TraceInput } from './streams.js';
@@ -63,12 +64,6 @@ export function beginSurvivingDisconnect<T>(sql: Sql, fn: (tx: Tx) => Promise<T>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (!value || typeof value !== 'object' || depth > 64) return false;
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
-}
-
 /** What PostgreSQL would refuse for certain, checked first so that no such trace is ever dead-lettered. */
 export function traceInputProblem(input: TraceInput): string | null {
   if (input.id !== undefined && !UUID.test(input.id)) return 'id must be a UUID';
@@ -78,5 +73,5 @@ export function traceInputProblem(input: TraceInput): string | null {
   }
   if (!input.content || typeof input.content !== 'object' || Array.isArray(input.content)) return 'content must be an object';
   try { JSON.stringify(input.content); } catch { return 'content is not serialisable as JSON'; }
-  return hasNul(input) ? 'text must not contain NUL characters' : null;
+  return holdsUnstorableText(input) ? 'text must not contain NUL characters or lone surrogates' : null;
 }

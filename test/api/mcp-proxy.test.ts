@@ -121,6 +121,12 @@ t.test('LOG_ONLY forwards and records FLAGGED', async (t) => {
   t.ok(nul.body.result, 'an argument holding NUL is forwarded as sent');
   t.same(up.argumentsSeen.at(-1), { s: 'a\u0000b' });
   t.equal((await callTraces(px.gw)).at(-1)!.body.display, '{"arguments":{"s":"a\\u0000b"},"name":"ping"}', 'the display is JSON text, NUL escaped');
+  const traces = (await callTraces(px.gw)).length;
+  const lone = await px.callTool(s.id, 'ping', { s: 'a\ud800b' });
+  t.equal(lone.status, 400, 'a lone surrogate (not Unicode text) is refused before any decision');
+  t.equal(lone.body.error.code, 'validation_error');
+  t.equal(up.calls(), 2, 'and never forwarded');
+  t.equal((await callTraces(px.gw)).length, traces, 'nor recorded');
 });
 
 t.test('held calls: approval bound to the exact arguments, used once, listed while open', async (t) => {

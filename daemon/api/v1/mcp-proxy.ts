@@ -23,7 +23,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
   const proxy: ProxyDeps = { ...deps, outcomes };
   const routes: Route[] = [
     {
-      method: 'POST', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      method: 'POST', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true, bodyMayHoldNul: true,
       handler: (r) => proxyPost(proxy, r),
     },
     {

@@ -209,7 +209,13 @@ export class TraceWriter {
     try {
       done = await appendTracesAlone(this.sql, projectId, batch.map((w) => w.input), this.heads);
     } catch (err) {
-      if (!isDatabaseUnreachable(err)) return batch.forEach((w) => w.reject(err));
+      if (!isDatabaseUnreachable(err)) {
+        // The database refused the batch's data: one caller's trace (a duplicate id, say) must not
+        // fail the others', so each is tried alone, in order; only the refused ones get the error.
+        if (batch.length === 1) return batch[0]!.reject(err);
+        for (const w of batch) await this.toDb(projectId, [w]);
+        return;
+      }
       if (!this.dlq) return this.refuse(batch, err);
       this.enterQueueing(err);
       return this.toDlq(projectId, batch, err);

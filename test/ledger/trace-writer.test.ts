@@ -211,3 +211,18 @@ t.test('a failed one-statement batch numbers nothing and the next append continu
   t.equal((await writer.append('p1', trace(2))).sequenceNum, 2);
   t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
 });
+
+t.test('a trace the database refuses fails alone: the others of its batch are written, in order', async (t) => {
+  const { sql } = await migratedDatabase(t);
+  const writer = new TraceWriter(sql, 500);
+  const taken = await writer.append('p1', trace(1));
+  const first = writer.append('p1', trace(2)); // flushes alone; the next three queue behind it as one batch
+  const batch = [writer.append('p1', trace(3)), writer.append('p1', { ...trace(4), id: taken.id }), writer.append('p1', trace(5))];
+  await first;
+  const outcomes = await Promise.allSettled(batch);
+  t.same(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled'], 'only the duplicate id is refused');
+  t.same(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.sequenceNum : null)), [3, null, 4]);
+  const report = await verifyChain(sql, 'p1', 'traces');
+  t.equal(report.intact, true, JSON.stringify(report.first_broken));
+  t.equal(report.checked, 4);
+});

@@ -10,18 +10,9 @@ import { createLogger } from '../../daemon/log.js';
 import { mayWriteState, StateCache } from '../../daemon/state-cache/cache.js';
 import { listenForState } from '../../daemon/state-cache/listener.js';
 import { adminDatabaseUrl, freshDatabase } from '../helpers/db.js';
+import { eventually } from '../helpers/eventually.js';
 
 const quiet = createLogger('error', new Writable({ write(_c, _e, done) { done(); } }));
-
-/** Polls `check` until it holds, for at most 10 s (a deadline, not a measurement). */
-async function eventually(check: () => Promise<boolean> | boolean): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
 
 async function database(t: Test): Promise<{ url: string; sql: Sql }> {
   const url = await freshDatabase(t);

@@ -11,19 +11,10 @@ import { StateCache } from '../../daemon/state-cache/cache.js';
 import { listenForState } from '../../daemon/state-cache/listener.js';
 import { freshDatabase } from '../helpers/db.js';
 import { startTcpRelay } from '../helpers/tcp-relay.js';
+import { eventually } from '../helpers/eventually.js';
 
 const lines: string[] = [];
 const log = createLogger('warn', new Writable({ write(c, _e, done) { lines.push(String(c)); done(); } }));
-
-/** Polls `check` until it holds, for at most 15 s (a deadline, not a measurement). */
-async function eventually(check: () => Promise<boolean> | boolean): Promise<boolean> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
 
 t.test('a listening connection that goes silent without closing is noticed by the heartbeat; the cache is bypassed until a new one listens', async (t) => {
   const url = await freshDatabase(t);
@@ -51,14 +42,14 @@ t.test('a listening connection that goes silent without closing is noticed by th
 
   relay.freeze(); // the listening connection now delivers nothing, and nobody sees it close
   await sql`update mcp_servers set status = 'BLOCKED' where id = 's1'`; // a change whose notification is lost
-  t.ok(await eventually(() => !cache.connected), 'the silent connection is noticed');
+  t.ok(await eventually(() => !cache.connected, 15_000), 'the silent connection is noticed');
   t.equal(await cache.read('p1', 'server', 's1', status), 'BLOCKED', 'reads go to the database');
   t.ok(lines.some((l) => /sent no notification/.test(l)), 'and say why in the log');
 
-  t.ok(await eventually(() => cache.connected), 'it listens again on a new connection');
+  t.ok(await eventually(() => cache.connected, 15_000), 'it listens again on a new connection');
   t.ok(relay.opened >= 2);
   t.equal(await cache.read('p1', 'server', 's1', status), 'BLOCKED');
   t.equal(await cache.read('p1', 'server', 's1', async () => 'not read'), 'BLOCKED', 'caching again');
   await sql`update mcp_servers set status = 'ACTIVE' where id = 's1'`;
-  t.ok(await eventually(async () => (await cache.read('p1', 'server', 's1', async () => 'loaded again')) === 'loaded again'), 'and drops entries on notifications again');
+  t.ok(await eventually(async () => (await cache.read('p1', 'server', 's1', async () => 'loaded again')) === 'loaded again', 15_000), 'and drops entries on notifications again');
 });

@@ -82,7 +82,9 @@ export function findTool(tools: readonly AdmissionTool[], ref: string): Admissio
 
 /** The tool's proposal, or REQUIRE_APPROVAL where it has none. */
 export function proposalOf(tool: AdmissionTool): { rule: Rule; from: 'proposal' | 'no_proposal' } {
-  return tool.proposed_rule === null ? { rule: NO_PROPOSAL_RULE, from: 'no_proposal' } : { rule: tool.proposed_rule as Rule, from: 'proposal' };
+  return tool.proposed_rule === null
+    ? { rule: NO_PROPOSAL_RULE, from: 'no_proposal' }
+    : { rule: tool.proposed_rule as Rule, from: 'proposal' };
 }
 
 /** `sha256:` and the first 12 hex digits: enough to tell two states apart on screen. */
@@ -105,5 +107,8 @@ export function findingsText(codes: readonly string[]): string {
 }
 
 export function releasedTable(released: readonly Released[]): string {
-  return table(['TOOL', 'RULE', 'APPROVED STATE'], released.map((r) => [toolName(r.tool_name), r.rule, shortFingerprint(r.approved_hash)]));
+  return table(
+    ['TOOL', 'RULE', 'APPROVED STATE'],
+    released.map((r) => [toolName(r.tool_name), r.rule, shortFingerprint(r.approved_hash)]),
+  );
 }

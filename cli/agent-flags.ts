@@ -10,7 +10,10 @@ export function flagFor(field: PropertyKey | undefined, renamed: Readonly<Record
 }
 
 /** The body fields of the flags that were given, under their API names. */
-export function fieldsFromFlags(flags: Readonly<Record<string, unknown>>, fields: Readonly<Record<string, string>>): Record<string, unknown> {
+export function fieldsFromFlags(
+  flags: Readonly<Record<string, unknown>>,
+  fields: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [flag, field] of Object.entries(fields)) {
     if (flags[flag] !== undefined) body[field] = flags[flag];

@@ -24,7 +24,7 @@ export abstract class AgentTransitionCommand extends GatewayCommand {
   };
 
   static override flags = {
-    reason: Flags.string({ summary: 'Why, recorded in the agent\'s lifecycle trace.' }),
+    reason: Flags.string({ summary: "Why, recorded in the agent's lifecycle trace." }),
   };
 
   protected abstract readonly operation: AgentOperation;

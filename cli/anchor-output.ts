@@ -17,14 +17,33 @@ export interface AnchorStatus {
 }
 
 export function epochTable(epochs: readonly Epoch[]): string {
-  return table(['EPOCH', 'STATE', 'LEAVES', 'TX', 'BLOCK', 'ATTEMPTS', 'CREATED', 'LAST ERROR'],
-    epochs.map((e) => [e.epoch, e.state, e.leaf_count, e.tx_hash, e.block_number, e.attempts, e.created_at, e.last_error === null ? null : safeText(e.last_error)]));
+  return table(
+    ['EPOCH', 'STATE', 'LEAVES', 'TX', 'BLOCK', 'ATTEMPTS', 'CREATED', 'LAST ERROR'],
+    epochs.map((e) => [
+      e.epoch,
+      e.state,
+      e.leaf_count,
+      e.tx_hash,
+      e.block_number,
+      e.attempts,
+      e.created_at,
+      e.last_error === null ? null : safeText(e.last_error),
+    ]),
+  );
 }
 
 export function epochFields(e: Epoch): string {
   return keyValues({
-    epoch: e.epoch, state: e.state, root: e.root, leaf_count: e.leaf_count, chain_id: e.chain_id, tx_hash: e.tx_hash,
-    transactions_sent: e.tx_hashes.length, block_number: e.block_number, block_time: e.block_time, attempts: e.attempts,
+    epoch: e.epoch,
+    state: e.state,
+    root: e.root,
+    leaf_count: e.leaf_count,
+    chain_id: e.chain_id,
+    tx_hash: e.tx_hash,
+    transactions_sent: e.tx_hashes.length,
+    block_number: e.block_number,
+    block_time: e.block_time,
+    attempts: e.attempts,
     last_error: e.last_error === null ? null : safeText(e.last_error),
   });
 }

@@ -23,7 +23,10 @@ function transportCode(err: unknown): string {
 }
 
 export class ApiClient {
-  constructor(private readonly connection: Connection, private readonly userAgent: string) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly userAgent: string,
+  ) {}
 
   get url(): string {
     return this.connection.url;
@@ -41,7 +44,10 @@ export class ApiClient {
     let text: string;
     try {
       res = await fetch(this.connection.url + route, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs),
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       text = await res.text();
     } catch (err) {
@@ -51,12 +57,18 @@ export class ApiClient {
     }
     const parsed = parseJson(text);
     if (res.ok) {
-      if (parsed === undefined) throw new GatewayUnavailable(`${this.connection.url} answered ${res.status} without JSON; is it a gateway?`);
+      if (parsed === undefined)
+        throw new GatewayUnavailable(`${this.connection.url} answered ${res.status} without JSON; is it a gateway?`);
       return parsed as T;
     }
     if (isErrorBody(parsed)) throw new GatewayRefusal(res.status, parsed.error.code, parsed.error.message, parsed.error.request_id);
     if (res.status >= 500) throw new GatewayUnavailable(`${this.connection.url} answered HTTP ${res.status}`);
-    throw new GatewayRefusal(res.status, `http_${res.status}`, `${this.connection.url} answered without a gateway error body; is it a gateway?`, undefined);
+    throw new GatewayRefusal(
+      res.status,
+      `http_${res.status}`,
+      `${this.connection.url} answered without a gateway error body; is it a gateway?`,
+      undefined,
+    );
   }
 }
 

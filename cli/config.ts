@@ -61,7 +61,9 @@ export async function loadConnection(env: ConfigEnv = process.env): Promise<Conn
   const url = env.GATEWAY_URL || saved.url;
   const token = env.GATEWAY_TOKEN || saved.token;
   if (!url || !token) {
-    throw new UsageError(`not logged in (no ${url ? 'token' : 'gateway URL'} in ${file}): run "gatewayctl login --url URL --token TOKEN" or set GATEWAY_URL and GATEWAY_TOKEN`);
+    throw new UsageError(
+      `not logged in (no ${url ? 'token' : 'gateway URL'} in ${file}): run "gatewayctl login --url URL --token TOKEN" or set GATEWAY_URL and GATEWAY_TOKEN`,
+    );
   }
   return { url: normaliseUrl(url), token };
 }

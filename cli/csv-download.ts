@@ -44,7 +44,11 @@ async function readHead(body: Readable): Promise<string> {
 /** The daemon's error object when it sent one, else what the status says about the server. */
 function refusal(url: string, status: number, text: string): Error {
   let parsed: { error?: { code?: unknown; message?: unknown; request_id?: unknown } } | undefined;
-  try { parsed = JSON.parse(text) as typeof parsed; } catch { parsed = undefined; }
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    parsed = undefined;
+  }
   const e = parsed?.error;
   if (status >= 300 && typeof e?.code === 'string' && typeof e.message === 'string') {
     return new GatewayRefusal(status, e.code, e.message, typeof e.request_id === 'string' ? e.request_id : undefined);
@@ -56,7 +60,10 @@ function refusal(url: string, status: number, text: string): Error {
 
 /** The API client plus streamed CSV downloads (ApiClient reads whole JSON bodies). */
 export class CsvClient extends ApiClient {
-  constructor(private readonly target: Connection, private readonly agent: string) {
+  constructor(
+    private readonly target: Connection,
+    private readonly agent: string,
+  ) {
     super(target, agent);
   }
 
@@ -103,7 +110,8 @@ async function fileSink(file: string): Promise<Sink> {
     handle = await fs.open(partial, 'wx', 0o600);
   } catch (err) {
     const code = errorCode(err);
-    if (code === 'EEXIST') throw new UsageError(`${partial} exists: another export to ${file} is running, or one was killed; remove it and retry`);
+    if (code === 'EEXIST')
+      throw new UsageError(`${partial} exists: another export to ${file} is running, or one was killed; remove it and retry`);
     throw new UsageError(`cannot write ${partial}: ${code}`);
   }
   // flush: the stream fsyncs before it closes the handle, and pipeline resolves only after that close.
@@ -162,13 +170,19 @@ export async function downloadCsv(client: CsvClient, route: string, out: string,
     const body = await client.openCsv(route, abort.signal);
     // pipeline destroys every stream with the first error, so only the first 'error' says where it began.
     let origin: 'gateway' | 'output' | undefined;
-    body.on('error', () => { origin ??= 'gateway'; });
-    sink.stream.on('error', () => { origin ??= 'output'; });
+    body.on('error', () => {
+      origin ??= 'gateway';
+    });
+    sink.stream.on('error', () => {
+      origin ??= 'output';
+    });
     try {
       await pipeline(body, counter, sink.stream);
     } catch (err) {
       if (origin === 'output') throw new UsageError(`cannot write ${sink.name}: ${errorCode(err)}`);
-      throw new GatewayUnavailable(`the export from ${client.url} broke off after ${counter.tally.rows} rows (${transportReason(err)}); ${left}`);
+      throw new GatewayUnavailable(
+        `the export from ${client.url} broke off after ${counter.tally.rows} rows (${transportReason(err)}); ${left}`,
+      );
     }
     await sink.commit();
     return counter.tally;

@@ -98,7 +98,11 @@ export class Progress {
   private width = 0;
   private last = -Infinity;
 
-  constructor(private readonly out: ProgressOutput, private readonly now: () => number = Date.now, private readonly everyMs = 200) {}
+  constructor(
+    private readonly out: ProgressOutput,
+    private readonly now: () => number = Date.now,
+    private readonly everyMs = 200,
+  ) {}
 
   update(tally: Readonly<CsvTally>): void {
     if (!this.out.isTTY) return;

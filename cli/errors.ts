@@ -32,7 +32,12 @@ export class UsageError extends CliFailure {
 export class GatewayRefusal extends CliFailure {
   readonly exitCode: number;
 
-  constructor(readonly status: number, readonly code: string, message: string, readonly requestId: string | undefined) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+  ) {
     super(message);
     this.exitCode = status >= 500 ? EXIT.unavailable : EXIT.refused;
   }

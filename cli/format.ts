@@ -15,5 +15,7 @@ export function table(headers: readonly string[], rows: readonly (readonly Cell[
 
 export function keyValues(entries: Record<string, Cell>): string {
   const width = Math.max(...Object.keys(entries).map((k) => k.length));
-  return Object.entries(entries).map(([k, v]) => `${`${k}:`.padEnd(width + 1)}  ${text(v)}`).join('\n');
+  return Object.entries(entries)
+    .map(([k, v]) => `${`${k}:`.padEnd(width + 1)}  ${text(v)}`)
+    .join('\n');
 }

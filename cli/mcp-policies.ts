@@ -19,14 +19,26 @@ export interface McpPolicy {
 export const MCP_POLICIES_ROUTE = '/api/v1/mcp/policies';
 
 export function mcpPolicyTable(policies: readonly McpPolicy[]): string {
-  return table(['ID', 'ACTION', 'TOOL', 'AGENT', 'SERVER', 'AUTO', 'CREATED BY', 'REASON'], policies.map((p) => [
-    p.id, p.action, p.mcp_tool_id, p.agent_id === null ? null : safeText(p.agent_id, 40), p.server_id, p.is_auto_generated ? 'yes' : 'no',
-    p.created_by === null ? null : safeText(p.created_by, 40), p.reason === null ? null : safeText(p.reason, 60),
-  ]));
+  return table(
+    ['ID', 'ACTION', 'TOOL', 'AGENT', 'SERVER', 'AUTO', 'CREATED BY', 'REASON'],
+    policies.map((p) => [
+      p.id,
+      p.action,
+      p.mcp_tool_id,
+      p.agent_id === null ? null : safeText(p.agent_id, 40),
+      p.server_id,
+      p.is_auto_generated ? 'yes' : 'no',
+      p.created_by === null ? null : safeText(p.created_by, 40),
+      p.reason === null ? null : safeText(p.reason, 60),
+    ]),
+  );
 }
 
 /** One line naming a rule: id, action and what it applies to. */
 export function mcpPolicyLine(p: McpPolicy): string {
-  const scope = [p.mcp_tool_id === null ? 'every tool' : `tool ${p.mcp_tool_id}`, p.agent_id === null ? 'every agent' : `agent ${safeText(p.agent_id)}`];
+  const scope = [
+    p.mcp_tool_id === null ? 'every tool' : `tool ${p.mcp_tool_id}`,
+    p.agent_id === null ? 'every agent' : `agent ${safeText(p.agent_id)}`,
+  ];
   return `${p.id} (${p.action} for ${scope.join(', ')})`;
 }

@@ -70,8 +70,12 @@ export function listFlag(value: string | undefined): string[] | undefined {
 
 /** The body fields the shared flags give, under their API names (config parsed, lists split). */
 export function policyFields(flags: {
-  name?: string; description?: string; action?: string; 'config-json'?: string;
-  'redirect-url'?: string; message?: string;
+  name?: string;
+  description?: string;
+  action?: string;
+  'config-json'?: string;
+  'redirect-url'?: string;
+  message?: string;
 }): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (flags.name !== undefined) body.name = flags.name;
@@ -88,10 +92,19 @@ export function definedOnly<T extends Record<string, unknown>>(fields: T): Parti
 }
 
 export function policyTable(policies: readonly PromptPolicy[]): string {
-  return table(['ID', 'NAME', 'DETECTOR', 'ACTION', 'SOURCES', 'ENVIRONMENTS', 'ENABLED', 'DEFAULT'], policies.map((p) => [
-    p.id, safeText(p.name, 40), p.detector, p.action, p.scope.sources.join(','), safeText(p.scope.environments.join(','), 40),
-    p.enabled ? 'yes' : 'no', p.is_default ? 'yes' : 'no',
-  ]));
+  return table(
+    ['ID', 'NAME', 'DETECTOR', 'ACTION', 'SOURCES', 'ENVIRONMENTS', 'ENABLED', 'DEFAULT'],
+    policies.map((p) => [
+      p.id,
+      safeText(p.name, 40),
+      p.detector,
+      p.action,
+      p.scope.sources.join(','),
+      safeText(p.scope.environments.join(','), 40),
+      p.enabled ? 'yes' : 'no',
+      p.is_default ? 'yes' : 'no',
+    ]),
+  );
 }
 
 /** One line naming a policy: id, name, detector -> action, scope, enabled. */

@@ -4,11 +4,26 @@
 // intact AND every step checked locally passes with the same result the server reports.
 import { z } from 'zod';
 import { checkAnchorTx } from '../shared/anchor-rpc-check.js';
-import { BUNDLE_STEPS, checkBundle, type BundleChecks, type BundleVerdict, type CheckResult, type ProofBundle } from '../shared/proof-check.js';
+import {
+  BUNDLE_STEPS,
+  checkBundle,
+  type BundleChecks,
+  type BundleVerdict,
+  type CheckResult,
+  type ProofBundle,
+} from '../shared/proof-check.js';
 
 /** Every step of POST /api/v1/verify-proof, in the order the first failure is taken; anchor_tx needs --rpc. */
 export const PROOF_STEPS = [
-  'integrity_hash', 'content_hash', 'prev_link', 'next_link', 'checkpoint_signature', 'inclusion', 'epoch_inclusion', 'anchor_calldata', 'anchor_tx',
+  'integrity_hash',
+  'content_hash',
+  'prev_link',
+  'next_link',
+  'checkpoint_signature',
+  'inclusion',
+  'epoch_inclusion',
+  'anchor_calldata',
+  'anchor_tx',
 ] as const;
 export type ProofStep = (typeof PROOF_STEPS)[number];
 /** The steps that need only the bundle and a key, compared with the server's; content and links need the database. */
@@ -71,42 +86,59 @@ const bundleShape = z.object({
   prev_hash: z.string(),
   content_hash: z.string(),
   header: z.record(z.string(), z.unknown()),
-  merkle: z.object({
-    leaf_index: z.number().int().min(0),
-    tree_size: z.number().int().min(1),
-    inclusion_path: z.array(b64).max(64),
-    root: b64,
-    checkpoint: z.string().max(65_536),
-    vkey: z.string().max(1000),
-  }).nullable(),
+  merkle: z
+    .object({
+      leaf_index: z.number().int().min(0),
+      tree_size: z.number().int().min(1),
+      inclusion_path: z.array(b64).max(64),
+      root: b64,
+      checkpoint: z.string().max(65_536),
+      vkey: z.string().max(1000),
+    })
+    .nullable(),
   flare_status: z.enum(['PENDING', 'ANCHORED']).nullish(),
-  epoch: z.object({
-    epoch: z.number().int().min(1),
-    leaf_index: z.number().int().min(0),
-    leaf_count: z.number().int().min(1),
-    inclusion_path: z.array(b64).max(64),
-    root: z.string().max(100),
-    checkpoint_body: z.string().max(65_536),
-  }).nullish(),
-  anchor: z.object({
-    chain_id: z.number().int().min(1),
-    tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-    block_number: z.number().int().min(0).nullable(),
-    calldata: z.string().max(1000),
-  }).nullish(),
+  epoch: z
+    .object({
+      epoch: z.number().int().min(1),
+      leaf_index: z.number().int().min(0),
+      leaf_count: z.number().int().min(1),
+      inclusion_path: z.array(b64).max(64),
+      root: z.string().max(100),
+      checkpoint_body: z.string().max(65_536),
+    })
+    .nullish(),
+  anchor: z
+    .object({
+      chain_id: z.number().int().min(1),
+      tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+      block_number: z.number().int().min(0).nullable(),
+      calldata: z.string().max(1000),
+    })
+    .nullish(),
 });
 
 /** The section of the bundle each offline step reads, in step order. */
-const SECTION_STEP = [['merkle', 'checkpoint_signature'], ['epoch', 'epoch_inclusion'], ['anchor', 'anchor_calldata']] as const;
+const SECTION_STEP = [
+  ['merkle', 'checkpoint_signature'],
+  ['epoch', 'epoch_inclusion'],
+  ['anchor', 'anchor_calldata'],
+] as const;
 
 const notChecked = (): LocalChecks => ({
-  integrity_hash: 'not_checked', checkpoint_signature: 'not_checked', inclusion: 'not_checked',
-  epoch_inclusion: 'not_checked', anchor_calldata: 'not_checked', anchor_tx: 'not_checked',
+  integrity_hash: 'not_checked',
+  checkpoint_signature: 'not_checked',
+  inclusion: 'not_checked',
+  epoch_inclusion: 'not_checked',
+  anchor_calldata: 'not_checked',
+  anchor_tx: 'not_checked',
 });
 
 /** A malformed bundle fails at the first step whose section is malformed, after the steps before it ran. */
 function malformed(report: ProofReport, issues: z.core.$ZodIssue[], pinned: string | undefined): BundleVerdict {
-  const where = issues.slice(0, 3).map((i) => i.path.join('.') || '(root)').join(', ');
+  const where = issues
+    .slice(0, 3)
+    .map((i) => i.path.join('.') || '(root)')
+    .join(', ');
   const sections = new Set(issues.map((i) => i.path[0]));
   const first = SECTION_STEP.findIndex(([section]) => sections.has(section));
   const onlySections = issues.every((i) => SECTION_STEP.some(([section]) => section === i.path[0]));
@@ -128,7 +160,11 @@ function offline(report: ProofReport, traceId: string, pinned: string | undefine
   const shape = bundleShape.safeParse(report);
   if (!shape.success) return malformed(report, shape.error.issues, pinned);
   if (report.trace_id !== traceId) {
-    return { checks: { ...notChecked(), integrity_hash: 'failed' }, reason: 'trace_id_mismatch', detail: `the server answered with the proof of trace ${report.trace_id}` };
+    return {
+      checks: { ...notChecked(), integrity_hash: 'failed' },
+      reason: 'trace_id_mismatch',
+      detail: `the server answered with the proof of trace ${report.trace_id}`,
+    };
   }
   return checkBundle(report, pinned);
 }
@@ -137,9 +173,10 @@ function offline(report: ProofReport, traceId: string, pinned: string | undefine
 export async function checkLocally(report: ProofReport, traceId: string, pinned: string | undefined, rpc?: string): Promise<LocalVerdict> {
   const verdict = offline(report, traceId, pinned);
   const signature = verdict.checks.checkpoint_signature;
-  const keyUsed = (signature === 'ok' || (signature === 'failed' && verdict.reason !== 'bundle_malformed')) && typeof report.merkle?.vkey === 'string';
-  const used = keyUsed ? pinned ?? report.merkle!.vkey : null;
-  const base = { vkey: used, vkey_source: used === null ? null : pinned ? 'pinned' as const : 'server' as const, rpc: rpc ?? null };
+  const keyUsed =
+    (signature === 'ok' || (signature === 'failed' && verdict.reason !== 'bundle_malformed')) && typeof report.merkle?.vkey === 'string';
+  const used = keyUsed ? (pinned ?? report.merkle!.vkey) : null;
+  const base = { vkey: used, vkey_source: used === null ? null : pinned ? ('pinned' as const) : ('server' as const), rpc: rpc ?? null };
   const calldata = verdict.checks.anchor_calldata;
   // anchor_tx follows the offline steps: waiting when they wait, checked only after they all passed.
   let anchorTx: CheckResult = calldata === 'pending' ? 'pending' : 'not_checked';

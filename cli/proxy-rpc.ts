@@ -55,8 +55,10 @@ export async function proxyRequest(connection: Connection, userAgent: string, re
       method: 'POST',
       headers: {
         ...req.headers,
-        accept: 'application/json', 'content-type': 'application/json',
-        authorization: `Bearer ${connection.token}`, 'user-agent': userAgent,
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: `Bearer ${connection.token}`,
+        'user-agent': userAgent,
       },
       body: JSON.stringify(message),
       signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -78,7 +80,14 @@ export async function proxyRequest(connection: Connection, userAgent: string, re
     throw new GatewayRefusal(res.status, e.code, e.message, typeof e.request_id === 'string' ? e.request_id : undefined);
   }
   // 503 without a body: the decision could not be recorded, so nothing was forwarded.
-  if (res.status === 503 && !text) throw new GatewayUnavailable(`${connection.url} answered 503: the call could not be recorded and was not forwarded`);
-  if (res.status >= 500 || res.ok) throw new GatewayUnavailable(`${connection.url} answered HTTP ${res.status} without a JSON-RPC answer; is it a gateway?`);
-  throw new GatewayRefusal(res.status, `http_${res.status}`, `${connection.url} answered without a gateway error body; is it a gateway?`, undefined);
+  if (res.status === 503 && !text)
+    throw new GatewayUnavailable(`${connection.url} answered 503: the call could not be recorded and was not forwarded`);
+  if (res.status >= 500 || res.ok)
+    throw new GatewayUnavailable(`${connection.url} answered HTTP ${res.status} without a JSON-RPC answer; is it a gateway?`);
+  throw new GatewayRefusal(
+    res.status,
+    `http_${res.status}`,
+    `${connection.url} answered without a gateway error body; is it a gateway?`,
+    undefined,
+  );
 }

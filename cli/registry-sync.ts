@@ -74,7 +74,8 @@ export async function fetchRegistry(base: string, userAgent: string): Promise<Fe
     if (cursor !== null) url.searchParams.set('cursor', cursor);
     const { text, bytes } = await getPage(url, userAgent);
     totalBytes += bytes;
-    if (totalBytes > SYNC_LIMITS.maxTotalBytes) throw new RegistryInvalid(`the registry list is larger than ${SYNC_LIMITS.maxTotalBytes} bytes in all; stopped`);
+    if (totalBytes > SYNC_LIMITS.maxTotalBytes)
+      throw new RegistryInvalid(`the registry list is larger than ${SYNC_LIMITS.maxTotalBytes} bytes in all; stopped`);
     const page = parsePage(text, url.toString());
     raw.push(...page.servers);
     const next = page.metadata?.nextCursor;
@@ -180,9 +181,16 @@ export async function syncRegistry(from: string, out: string, userAgent: string,
   if (selection.entries.length === 0) {
     throw new RegistryInvalid(`${from} holds no active entry (${fetched.raw.length} received); the snapshot was left unchanged`);
   }
-  await writeAtomically(out, `${JSON.stringify(snapshotDocument(selection.entries, isUrl(from) ? listUrl(from).toString() : path.resolve(from), now), null, 2)}\n`);
+  await writeAtomically(
+    out,
+    `${JSON.stringify(snapshotDocument(selection.entries, isUrl(from) ? listUrl(from).toString() : path.resolve(from), now), null, 2)}\n`,
+  );
   return {
-    source: from, out, pages: fetched.pages, received: fetched.raw.length, kept: selection.entries.length,
+    source: from,
+    out,
+    pages: fetched.pages,
+    received: fetched.raw.length,
+    kept: selection.entries.length,
     dropped: { invalid: selection.invalid, inactive: selection.inactive, older_versions: selection.olderVersions },
   };
 }

@@ -20,6 +20,9 @@ export interface McpTool {
   name: string;
   action: string;
   risk_level: string;
+  /** The effective server-wide rule (null: none, calls are held for approval). */
+  policy_action: string | null;
+  /** Set only while the tool waits for admission. */
   proposed_rule: string | null;
   proposed_rule_source: string | null;
   matches_approved: boolean | null;
@@ -29,8 +32,16 @@ export interface McpTool {
 }
 
 export type ScanReply =
-  | { scanned: true; tool_count: number; tools_new: number; tools_vanished: number; poisoning_suspects: number;
-    policies_bound: number; tools_unreleased: number; server_status: string }
+  | {
+      scanned: true;
+      tool_count: number;
+      tools_new: number;
+      tools_vanished: number;
+      poisoning_suspects: number;
+      policies_bound: number;
+      tools_unreleased: number;
+      server_status: string;
+    }
   | { scanned: false; reason: string; detail: string; target: string; server_status: string };
 
 export const serverIdArg = {

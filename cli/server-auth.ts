@@ -57,7 +57,8 @@ export function planAuth(flags: AuthFlagValues): AuthPlan {
     return { kind: 'bearer', secret: bearer };
   }
   if (headerName !== undefined && headerFile !== undefined) {
-    if (method !== undefined && method !== 'header') throw new UsageError('--header-name and --header-value-file go with --auth-method header');
+    if (method !== undefined && method !== 'header')
+      throw new UsageError('--header-name and --header-value-file go with --auth-method header');
     return { kind: 'header', name: headerName, secret: { flag: '--header-value-file', from: headerFile } };
   }
   return method === undefined ? { kind: 'none' } : { kind: 'method', method: flags['auth-method']! };
@@ -69,8 +70,10 @@ function bearerSource(flags: AuthFlagValues): SecretSource | undefined {
   const inline = flags['bearer-token'];
   if (inline !== undefined && inline !== '-') {
     // The value is deliberately not repeated: it is probably the token itself.
-    throw new UsageError('--bearer-token takes only "-" (read the token from stdin); to keep the token out of shell history, '
-      + 'pipe it in or put it in a file and pass --bearer-token-file FILE');
+    throw new UsageError(
+      '--bearer-token takes only "-" (read the token from stdin); to keep the token out of shell history, '
+        + 'pipe it in or put it in a file and pass --bearer-token-file FILE',
+    );
   }
   if (file !== undefined && inline !== undefined) throw new UsageError('give --bearer-token-file or --bearer-token -, not both');
   if (file !== undefined) return { flag: '--bearer-token-file', from: file };

@@ -42,10 +42,14 @@ export function safeJson(value: unknown): string {
 
 /** Every field of a record on its line; objects and lists as compact JSON. */
 export function recordLines(record: Readonly<Record<string, unknown>>): string {
-  return keyValues(Object.fromEntries(Object.entries(record).map(([k, v]) => {
-    if (v !== null && typeof v === 'object') return [k, safeText(JSON.stringify(v))];
-    return [k, typeof v === 'string' ? safeText(v) : v as number | boolean | null | undefined];
-  })));
+  return keyValues(
+    Object.fromEntries(
+      Object.entries(record).map(([k, v]) => {
+        if (v !== null && typeof v === 'object') return [k, safeText(JSON.stringify(v))];
+        return [k, typeof v === 'string' ? safeText(v) : (v as number | boolean | null | undefined)];
+      }),
+    ),
+  );
 }
 
 /** The daemon answered, and no trace of the project has that id: a refusal, so exit 1. */

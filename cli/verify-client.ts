@@ -38,7 +38,12 @@ function governanceOf(headers: Headers): GovernanceState {
   return {
     status: headers.get('x-gateway-status'),
     persisted: headers.get('x-gateway-trace-persisted'),
-    degraded: degraded ? degraded.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    degraded: degraded
+      ? degraded
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
   };
 }
 
@@ -65,7 +70,10 @@ function transportReason(err: unknown): string {
 }
 
 export class VerifyClient extends ApiClient {
-  constructor(private readonly target: Connection, private readonly agent: string) {
+  constructor(
+    private readonly target: Connection,
+    private readonly agent: string,
+  ) {
     super(target, agent);
   }
 
@@ -76,8 +84,10 @@ export class VerifyClient extends ApiClient {
       res = await fetch(`${this.target.url}/api/v1/verify`, {
         method: 'POST',
         headers: {
-          accept: 'application/json', 'content-type': 'application/json',
-          authorization: `Bearer ${this.target.token}`, 'user-agent': this.agent,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${this.target.token}`,
+          'user-agent': this.agent,
         },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -96,10 +106,17 @@ export class VerifyClient extends ApiClient {
     }
     if (res.status === 503 && governance.status === 'degraded') {
       const what = governance.degraded.length > 0 ? governance.degraded.join(', ') : 'trace_store';
-      throw new GatewayUnavailable(`the gateway could not record the decision durably (degraded: ${what}); nothing was decided, retry with backoff`);
+      throw new GatewayUnavailable(
+        `the gateway could not record the decision durably (degraded: ${what}); nothing was decided, retry with backoff`,
+      );
     }
     if (res.ok) throw new GatewayUnavailable(`${this.target.url} answered ${res.status} without a verify decision; is it a gateway?`);
     if (res.status >= 500) throw new GatewayUnavailable(`${this.target.url} answered HTTP ${res.status}`);
-    throw new GatewayRefusal(res.status, `http_${res.status}`, `${this.target.url} answered without a gateway error body; is it a gateway?`, undefined);
+    throw new GatewayRefusal(
+      res.status,
+      `http_${res.status}`,
+      `${this.target.url} answered without a gateway error body; is it a gateway?`,
+      undefined,
+    );
   }
 }

@@ -9,11 +9,12 @@ import { loadAnchorKey } from './anchor/key.js';
 import { registerAnchorMetrics } from './anchor/metrics.js';
 import { createAnchorService } from './anchor/service.js';
 import { allRoutes } from './api/routes.js';
-import { createMcpProxy } from './api/v1/mcp-proxy.js';
-import type { Deps } from './api/deps.js';
+import { createMcpProxy, type McpProxy } from './api/v1/mcp-proxy.js';
+import type { Deps } from './deps.js';
 import type { Config } from './config.js';
 import { loadCheckpointKey } from './crypto/checkpoint-key.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { attachAvailability, DatabaseAvailability } from './db/availability.js';
 import { connect, type Sql } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -24,10 +25,12 @@ import { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { registerStopHook } from './approvals/store.js';
-import { createUpstreamDispatcher } from './mcp/ssrf.js';
+import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';
 import { bootstrap } from './project/bootstrap.js';
 import { startStateCache } from './state-cache/index.js';
-import { closeAttachmentWorkers } from './verify/attachments.js';
+import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-cache/last-known.js';
+import { closeAttachmentWorkers } from './verify/attachments/index.js';
+import { loadOnnxClassifier } from './verify/detectors/injection-onnx.js';
 import { warmSecretRules } from './verify/detectors/secrets.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';
@@ -40,6 +43,8 @@ export interface Gateway {
   readonly writer: TraceWriter;
   readonly http: GatewayServer;
   readonly secretBox: SecretBox;
+  /** The MCP proxy's routes and its batched call outcomes (tests flush them to read them). */
+  readonly mcpProxy: McpProxy;
   /** Runs a checkpoint pass now (the worker also runs one every interval). */
   checkpointNow(): Promise<StoredCheckpoint[]>;
   /** Runs a retention pass now, as of `now` (the worker also runs one every interval). */
@@ -54,13 +59,22 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const defaultKeyFile = config.checkpointKeyFile === path.join(config.dataDir, 'checkpoint.key');
   const checkpointKey = await loadCheckpointKey(config.checkpointKeyFile, config.ledgerOrigin, defaultKeyFile);
   const anchorAccount = config.anchor ? await loadAnchorKey(config.anchor.keyFile) : null;
+  // Before the database: a model directory that does not load stops the start with nothing to undo.
+  const injectionModel = config.injectionModelDir ? await loadOnnxClassifier(config.injectionModelDir) : null;
+  if (injectionModel)
+    log.info({ dir: injectionModel.dir, labels: injectionModel.labels, maxTokens: injectionModel.maxTokens }, 'injection model loaded');
   const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
   const instanceId = randomUUID().slice(0, 8);
   const sql = connect(config.databaseUrl ?? embedded!.url, { max: config.dbPoolMax, instanceId });
+  // Degraded mode (README): known-down database, and the state last read to decide from meanwhile.
+  const availability = new DatabaseAvailability(config.databaseUrl ?? embedded!.url, { log, instanceId });
+  attachAvailability(sql, availability);
+  attachLastKnown(sql, new LastKnownState({ maxAgeMs: config.outageStateMaxAgeMs, maxEntries: DEFAULT_MAX_ENTRIES }));
   try {
     const applied = await migrate(sql);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
-    if (await bootstrap(sql, config.dataDir)) log.info({ file: `${config.dataDir}/admin.token` }, 'created project default and an admin token');
+    if (await bootstrap(sql, config.dataDir))
+      log.info({ file: `${config.dataDir}/admin.token` }, 'created project default and an admin token');
     warmDetectors();
     const seeded = await seedDefaultPolicies(sql);
     if (seeded.length > 0) log.info({ projects: seeded }, 'default prompt policies created');
@@ -70,13 +84,18 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     throw err;
   }
   const metrics = createMetrics(sql, instanceId, config.dbPoolMax);
-  const writer = new TraceWriter(sql, config.traceBatchMax, {
-    batchCommitted: (n, s) => metrics.observeTraceBatch(n, s),
-    traceCommitted: (s) => metrics.observeTraceAppend(s),
-    persisted: (to, n) => metrics.observeTracePersisted(to, n),
-    dlqReplayed: (n) => metrics.observeDlqReplayed(n),
-    dlqSetAside: (kind) => metrics.observeDlqSetAside(kind),
-  }, { dlq: new DeadLetterQueue(path.join(config.dataDir, 'dlq')), log: log.child({ subsystem: 'trace-writer' }) });
+  const writer = new TraceWriter(
+    sql,
+    config.traceBatchMax,
+    {
+      batchCommitted: (n, s) => metrics.observeTraceBatch(n, s),
+      traceCommitted: (s) => metrics.observeTraceAppend(s),
+      persisted: (to, n) => metrics.observeTracePersisted(to, n),
+      dlqReplayed: (n) => metrics.observeDlqReplayed(n),
+      dlqSetAside: (kind) => metrics.observeDlqSetAside(kind),
+    },
+    { dlq: new DeadLetterQueue(path.join(config.dataDir, 'dlq')), log: log.child({ subsystem: 'trace-writer' }), availability },
+  );
   try {
     await writer.start();
   } catch (err) {
@@ -90,11 +109,18 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
   // Gates read server, tool, rule, agent and credential state from memory, invalidated by NOTIFY.
   const stateCache = await startStateCache(sql, config.databaseUrl ?? embedded!.url, { registry: metrics.registry, log, instanceId });
-  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream };
+  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const mcpProxy = createMcpProxy(deps);
   const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
   registerAnchorMetrics(metrics.registry, sql, anchor.settings);
-  const http = createServer(allRoutes(deps, mcpProxy, anchor), { sql, log, metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => writer.degradedSubsystems() });
+  const http = createServer(allRoutes(deps, mcpProxy, anchor), {
+    sql,
+    log,
+    metrics,
+    bodyLimitBytes: config.bodyLimitBytes,
+    allowedOrigins: config.allowedOrigins,
+    degradedSubsystems: () => [...writer.degradedSubsystems(), ...availability.degradedSubsystems()],
+  });
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
     http.server.listen(config.listen.port, config.listen.host, () => resolve());
@@ -102,15 +128,19 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const address = http.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  const sweeper = setInterval(() => { sweepRateWindows(sql).catch(() => undefined); }, 60_000).unref();
+  const sweeper = setInterval(() => {
+    sweepRateWindows(sql).catch(() => undefined);
+  }, 60_000).unref();
   const checkpointNow = () => runCheckpoints(sql, checkpointKey, config.ledgerOrigin);
   const retainNow = (now?: Date) => runRetention(sql, now);
   const checkpointer = every(config.checkpointIntervalMs, config.checkpointIntervalMs, 'checkpoints', log, async () => {
     const written = await checkpointNow();
-    if (written.length > 0) log.info({ checkpoints: written.map((c) => ({ project: c.project_id, size: c.tree_size })) }, 'checkpoints signed');
+    if (written.length > 0)
+      log.info({ checkpoints: written.map((c) => ({ project: c.project_id, size: c.tree_size })) }, 'checkpoints signed');
   });
   const retention = every(config.retentionIntervalMs, 60_000, 'retention', log, async () => {
-    for (const p of await retainNow()) log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
+    for (const p of await retainNow())
+      log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
   });
   anchor.start();
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
@@ -121,26 +151,41 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const warming = new AbortController();
   const warmTimer = setTimeout(() => {
     void warmSecretRules(warming.signal).then(
-      (r) => { if (!warming.signal.aborted) log.info({ compiled: r.compiled, dropped: r.dropped.length }, 'secret rules compiled'); },
+      (r) => {
+        if (!warming.signal.aborted) log.info({ compiled: r.compiled, dropped: r.dropped.length }, 'secret rules compiled');
+      },
       (err: unknown) => log.warn({ err }, 'secret rules could not all be compiled ahead; they compile on first use'),
     );
   }, 1000).unref();
 
   let closing: Promise<void> | null = null;
   return {
-    url, sql, writer, http, secretBox, checkpointNow, retainNow,
+    url,
+    sql,
+    writer,
+    http,
+    secretBox,
+    mcpProxy,
+    checkpointNow,
+    retainNow,
     close() {
       closing ??= (async () => {
+        embedded?.release(); // its exit from now on is ours, not one to restart
         clearInterval(sweeper);
         clearTimeout(warmTimer);
         warming.abort();
         await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop()]);
         await http.close(config.shutdownTimeoutMs);
-        await Promise.all([closeAttachmentWorkers(), upstream.close().catch(() => undefined)]);
+        await Promise.all([
+          closeAttachmentWorkers(),
+          upstream.close().catch(() => undefined),
+          injectionModel?.close().catch(() => undefined),
+        ]);
         await mcpProxy.outcomes.flush().catch((err: unknown) => log.warn({ err }, 'MCP call outcomes not written at shutdown'));
         await writer.close();
         await activity.stop().catch((err: unknown) => log.warn({ err }, 'agent activity counters lost at shutdown'));
         await stateCache.close();
+        await availability.close();
         await sql.end({ timeout: 5 });
         await embedded?.stop();
         log.info('gatewayd stopped');

@@ -3,51 +3,95 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const listen = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'expected host:port').transform((v) => {
-  const cut = v.lastIndexOf(':');
-  const port = Number(v.slice(cut + 1));
-  if (port > 65535) throw new Error('port out of range');
-  return { host: v.slice(0, cut).replace(/^\[|\]$/g, ''), port };
-});
+const listen = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'expected host:port')
+  .transform((v) => {
+    const cut = v.lastIndexOf(':');
+    const port = Number(v.slice(cut + 1));
+    if (port > 65535) throw new Error('port out of range');
+    return { host: v.slice(0, cut).replace(/^\[|\]$/g, ''), port };
+  });
 
 const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
 
-const cidrList = z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const cidrList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
-const envSchema = z.object({
-  DATABASE_URL: z.string().url().optional(),
-  GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway'),
-  GATEWAY_LISTEN: listen.default({ host: '127.0.0.1', port: 8080 }),
-  GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GATEWAY_DB_POOL_MAX: positiveInt(20),
-  GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: positiveInt(15),
-  GATEWAY_TRACE_BATCH_MAX: positiveInt(500),
-  GATEWAY_ENCRYPTION_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'expected 32 bytes in base64').optional(),
-  GATEWAY_APPROVAL_TTL_SECONDS: positiveInt(3600),
-  GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
-  GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
-  GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
-  GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
-  GATEWAY_UPSTREAM_TIMEOUT_SECONDS: positiveInt(30),
-  GATEWAY_UPSTREAM_ALLOW: cidrList,
-  GATEWAY_CHECKPOINT_INTERVAL_SECONDS: positiveInt(10),
-  GATEWAY_CHECKPOINT_KEY_FILE: z.string().min(1).optional(),
-  GATEWAY_LEDGER_ORIGIN: z.string().regex(/^[A-Za-z0-9.-]{1,200}$/, 'expected a host name (letters, digits, dots, dashes)').default('governance-gateway.local'),
-  GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
-  GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
-  GATEWAY_ANCHOR_RPC_URL: z.string().url().refine((v) => /^https?:\/\//i.test(v), 'expected an http(s) JSON-RPC URL').optional(),
-  GATEWAY_ANCHOR_CHAIN_ID: z.coerce.number().int().positive().optional(),
-  GATEWAY_ANCHOR_KEY_FILE: z.string().min(1).optional(),
-  GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
-  GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
-  GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
-}).superRefine((e, ctx) => {
-  // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
-  if (e.GATEWAY_ANCHOR_RPC_URL === undefined) return;
-  for (const name of ['GATEWAY_ANCHOR_CHAIN_ID', 'GATEWAY_ANCHOR_KEY_FILE'] as const) {
-    if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'required when GATEWAY_ANCHOR_RPC_URL is set' });
-  }
-});
+/** Exact browser origins, comma-separated (http/origin.ts); stored lower case as browsers send them. */
+const originList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every((o) => /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/.test(o)),
+    'expected comma-separated origins: scheme://host[:port], no path',
+  );
+
+const envSchema = z
+  .object({
+    DATABASE_URL: z.string().url().optional(),
+    GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway'),
+    GATEWAY_LISTEN: listen.default({ host: '127.0.0.1', port: 8080 }),
+    GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GATEWAY_DB_POOL_MAX: positiveInt(20),
+    GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: positiveInt(15),
+    GATEWAY_TRACE_BATCH_MAX: positiveInt(500),
+    GATEWAY_ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/, 'expected 32 bytes in base64')
+      .optional(),
+    GATEWAY_APPROVAL_TTL_SECONDS: positiveInt(3600),
+    GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
+    GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
+    GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
+    GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
+    GATEWAY_UPSTREAM_TIMEOUT_SECONDS: positiveInt(30),
+    GATEWAY_UPSTREAM_IDLE_TIMEOUT_SECONDS: positiveInt(300),
+    GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS: positiveInt(3600),
+    GATEWAY_SCAN_TIMEOUT_SECONDS: positiveInt(30),
+    GATEWAY_UPSTREAM_ALLOW: cidrList,
+    GATEWAY_ALLOWED_ORIGINS: originList,
+    GATEWAY_CHECKPOINT_INTERVAL_SECONDS: positiveInt(10),
+    GATEWAY_CHECKPOINT_KEY_FILE: z.string().min(1).optional(),
+    GATEWAY_LEDGER_ORIGIN: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,200}$/, 'expected a host name (letters, digits, dots, dashes)')
+      .default('governance-gateway.local'),
+    GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
+    GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
+    GATEWAY_INJECTION_MODEL_DIR: z.string().min(1).optional(),
+    GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(900),
+    GATEWAY_ANCHOR_RPC_URL: z
+      .string()
+      .url()
+      .refine((v) => /^https?:\/\//i.test(v), 'expected an http(s) JSON-RPC URL')
+      .optional(),
+    GATEWAY_ANCHOR_CHAIN_ID: z.coerce.number().int().positive().optional(),
+    GATEWAY_ANCHOR_KEY_FILE: z.string().min(1).optional(),
+    GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
+    GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
+    GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
+  })
+  .superRefine((e, ctx) => {
+    // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
+    if (e.GATEWAY_ANCHOR_RPC_URL === undefined) return;
+    for (const name of ['GATEWAY_ANCHOR_CHAIN_ID', 'GATEWAY_ANCHOR_KEY_FILE'] as const) {
+      if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'required when GATEWAY_ANCHOR_RPC_URL is set' });
+    }
+  });
 
 export interface Config {
   readonly databaseUrl: string | undefined;
@@ -63,8 +107,17 @@ export interface Config {
   readonly exportRowCap: number;
   readonly bodyLimitBytes: number;
   readonly upstreamResponseLimitBytes: number;
+  /** Connect + response headers of an upstream request (a tools/call's headers: see mcp/client/deadline.ts). */
   readonly upstreamTimeoutMs: number;
+  /** Longest silence between complete SSE events or comments of an upstream answer. */
+  readonly upstreamIdleTimeoutMs: number;
+  /** Longest proxied call (one upstream exchange), however steadily the upstream sends. */
+  readonly upstreamCallTimeoutMs: number;
+  /** Longest scan, every exchange and the goodbye included. */
+  readonly scanTimeoutMs: number;
   readonly upstreamAllow: readonly string[];
+  /** Browser origins served (an Origin header naming any other is refused 403); empty: none. */
+  readonly allowedOrigins: ReadonlySet<string>;
   readonly checkpointIntervalMs: number;
   /** The Ed25519 key that signs checkpoints: a file outside the database (PKCS#8 PEM). */
   readonly checkpointKeyFile: string;
@@ -73,6 +126,13 @@ export interface Config {
   readonly retentionIntervalMs: number;
   /** Longest one detector may run on one text before the request is blocked (fail closed). */
   readonly detectorBudgetMs: number;
+  /**
+   * A local ONNX text classifier the injection detector also consults (verify/detectors/injection-onnx.ts);
+   * null: none. Loaded at start, never fetched.
+   */
+  readonly injectionModelDir: string | null;
+  /** While the database is unreachable, state read at most this long ago is decided on (0: none). */
+  readonly outageStateMaxAgeMs: number;
   /** Ledger anchoring (daemon/anchor/): null when GATEWAY_ANCHOR_RPC_URL is unset (off in this daemon). */
   readonly anchor: AnchorConfig | null;
 }
@@ -116,19 +176,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_SECONDS * 1000,
+    upstreamIdleTimeoutMs: e.GATEWAY_UPSTREAM_IDLE_TIMEOUT_SECONDS * 1000,
+    upstreamCallTimeoutMs: e.GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS * 1000,
+    scanTimeoutMs: e.GATEWAY_SCAN_TIMEOUT_SECONDS * 1000,
     upstreamAllow: Object.freeze([...e.GATEWAY_UPSTREAM_ALLOW]),
+    allowedOrigins: new Set(e.GATEWAY_ALLOWED_ORIGINS),
     checkpointIntervalMs: e.GATEWAY_CHECKPOINT_INTERVAL_SECONDS * 1000,
     checkpointKeyFile: path.resolve(e.GATEWAY_CHECKPOINT_KEY_FILE ?? path.join(e.GATEWAY_DATA_DIR, 'checkpoint.key')),
     ledgerOrigin: e.GATEWAY_LEDGER_ORIGIN,
     retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
     detectorBudgetMs: e.GATEWAY_DETECTOR_BUDGET_MS,
-    anchor: e.GATEWAY_ANCHOR_RPC_URL === undefined ? null : Object.freeze({
-      rpcUrl: e.GATEWAY_ANCHOR_RPC_URL,
-      chainId: e.GATEWAY_ANCHOR_CHAIN_ID!,
-      keyFile: path.resolve(e.GATEWAY_ANCHOR_KEY_FILE!),
-      epochMs: e.GATEWAY_ANCHOR_EPOCH_SECONDS * 1000,
-      maxAttempts: e.GATEWAY_ANCHOR_MAX_ATTEMPTS,
-      receiptTimeoutMs: e.GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS * 1000,
-    }),
+    injectionModelDir: e.GATEWAY_INJECTION_MODEL_DIR === undefined ? null : path.resolve(e.GATEWAY_INJECTION_MODEL_DIR),
+    outageStateMaxAgeMs: e.GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS * 1000,
+    anchor:
+      e.GATEWAY_ANCHOR_RPC_URL === undefined
+        ? null
+        : Object.freeze({
+            rpcUrl: e.GATEWAY_ANCHOR_RPC_URL,
+            chainId: e.GATEWAY_ANCHOR_CHAIN_ID!,
+            keyFile: path.resolve(e.GATEWAY_ANCHOR_KEY_FILE!),
+            epochMs: e.GATEWAY_ANCHOR_EPOCH_SECONDS * 1000,
+            maxAttempts: e.GATEWAY_ANCHOR_MAX_ATTEMPTS,
+            receiptTimeoutMs: e.GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS * 1000,
+          }),
   });
 }

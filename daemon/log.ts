@@ -52,8 +52,20 @@ function batchedStdout(): pino.DestinationStream {
   const out = pino.destination({ dest: 1, sync: true, minLength: BATCH_BYTES });
   // flush() writes what waits (synchronously, this being a sync destination); flushSync() also
   // fsyncs, which is for the last write only.
-  setInterval(() => { try { out.flush(); } catch { /* stdout gone: nothing to write to */ } }, FLUSH_MS).unref();
-  process.on('exit', () => { try { out.flushSync(); } catch { /* as above */ } });
+  setInterval(() => {
+    try {
+      out.flush();
+    } catch {
+      /* stdout gone: nothing to write to */
+    }
+  }, FLUSH_MS).unref();
+  process.on('exit', () => {
+    try {
+      out.flushSync();
+    } catch {
+      /* as above */
+    }
+  });
   return out;
 }
 

@@ -5,7 +5,7 @@ import { startGateway } from './app.js';
 import { createLogger } from './log.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  let gateway;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
   try {
     gateway = await startGateway(config, log);
   } catch (err) {
@@ -29,10 +29,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    gateway.close().then(() => process.exit(0), (err: unknown) => {
-      log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    });
+    gateway.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -16,19 +16,24 @@ export type Profile = (typeof PROFILES)[number];
 const riskList = z.array(z.enum(RISK_LEVELS)).max(RISK_LEVELS.length);
 const actionList = z.array(z.enum(TOOL_ACTIONS)).max(TOOL_ACTIONS.length);
 
-export const capabilityModelSchema = z.object({
-  profile: z.enum([...PROFILES, 'custom']),
-  deny: z.object({ risk_levels: riskList, actions: actionList }).strict(),
-  require_approval: z.object({ risk_levels: riskList, actions: actionList }).strict(),
-  unknown_tools: z.enum(['REQUIRE_APPROVAL', 'DENY']),
-}).strict();
+export const capabilityModelSchema = z
+  .object({
+    profile: z.enum([...PROFILES, 'custom']),
+    deny: z.object({ risk_levels: riskList, actions: actionList }).strict(),
+    require_approval: z.object({ risk_levels: riskList, actions: actionList }).strict(),
+    unknown_tools: z.enum(['REQUIRE_APPROVAL', 'DENY']),
+  })
+  .strict();
 export type CapabilityModel = z.infer<typeof capabilityModelSchema>;
 
 export const RISK_CLASSES = ['MINIMAL', 'LIMITED', 'HIGH', 'UNACCEPTABLE'] as const;
 
 const text = (max = 2000) => z.string().trim().max(max);
 const userId = z.string().trim().min(1).max(200);
-const riskClass = z.string().transform((v) => v.trim().toUpperCase()).pipe(z.enum(RISK_CLASSES));
+const riskClass = z
+  .string()
+  .transform((v) => v.trim().toUpperCase())
+  .pipe(z.enum(RISK_CLASSES));
 const jsonObject = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(200)).max(200);
 

@@ -21,8 +21,16 @@ export interface AnchorTxVerdict {
   readonly detail: string | null;
 }
 
-interface RpcTx { hash?: unknown; input?: unknown; chainId?: unknown; blockNumber?: unknown }
-interface RpcReceipt { status?: unknown; blockNumber?: unknown }
+interface RpcTx {
+  hash?: unknown;
+  input?: unknown;
+  chainId?: unknown;
+  blockNumber?: unknown;
+}
+interface RpcReceipt {
+  status?: unknown;
+  blockNumber?: unknown;
+}
 
 class Unreachable extends Error {}
 
@@ -32,7 +40,11 @@ const fail = (reason: string, detail: string): AnchorTxVerdict => ({ result: 'fa
 async function post(rpcUrl: string, body: string): Promise<{ status: number; text: string }> {
   try {
     const res = await request(rpcUrl, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -67,8 +79,11 @@ async function fetchTx(rpcUrl: string, txHash: string): Promise<[RpcTx | null, R
   }
   if (!Array.isArray(answers)) throw new Unreachable(`${rpcUrl}: not a JSON-RPC batch answer`);
   const byId = (id: number) => {
-    const a = answers.find((x: { id?: unknown }) => x !== null && typeof x === 'object' && x.id === id) as { result?: unknown; error?: { message?: unknown } } | undefined;
-    if (!a || a.error !== undefined || !('result' in a)) throw new Unreachable(`${rpcUrl}: ${batch[id - 1]!.method} ${a?.error ? `failed: ${String(a.error.message)}` : 'went unanswered'}`);
+    const a = answers.find((x: { id?: unknown }) => x !== null && typeof x === 'object' && x.id === id) as
+      | { result?: unknown; error?: { message?: unknown } }
+      | undefined;
+    if (!a || a.error !== undefined || !('result' in a))
+      throw new Unreachable(`${rpcUrl}: ${batch[id - 1]!.method} ${a?.error ? `failed: ${String(a.error.message)}` : 'went unanswered'}`);
     return (a.result ?? null) as object | null;
   };
   return [byId(1), byId(2)];
@@ -84,17 +99,22 @@ export async function checkAnchorTx(anchor: AnchorProof, rpcUrl: string): Promis
   try {
     [tx, receipt] = await fetchTx(rpcUrl, anchor.tx_hash);
   } catch (err) {
-    if (err instanceof Unreachable) return fail('anchor_rpc_unreachable', `no usable answer from the RPC node, nothing checked on chain: ${err.message}`);
+    if (err instanceof Unreachable)
+      return fail('anchor_rpc_unreachable', `no usable answer from the RPC node, nothing checked on chain: ${err.message}`);
     throw err;
   }
   if (tx === null) return fail('anchor_tx_not_found', `the node does not know transaction ${anchor.tx_hash}`);
   if (!sameHex(tx.hash, anchor.tx_hash)) return fail('anchor_tx_mismatch', 'the node answered with another transaction');
-  if (!sameHex(tx.input, anchor.calldata)) return fail('anchor_tx_mismatch', 'the transaction\'s input is not the bundle\'s anchor calldata');
+  if (!sameHex(tx.input, anchor.calldata)) return fail('anchor_tx_mismatch', "the transaction's input is not the bundle's anchor calldata");
   if (hexNumber(tx.chainId) !== BigInt(anchor.chain_id)) {
-    return fail('anchor_tx_mismatch', `the transaction is for chain ${String(hexNumber(tx.chainId) ?? 'unknown')}, the bundle says ${anchor.chain_id}`);
+    return fail(
+      'anchor_tx_mismatch',
+      `the transaction is for chain ${String(hexNumber(tx.chainId) ?? 'unknown')}, the bundle says ${anchor.chain_id}`,
+    );
   }
   if (receipt === null) return fail('anchor_tx_failed', 'the transaction has no receipt: it is not mined');
-  if (receipt.status !== '0x1') return fail('anchor_tx_failed', `the transaction's receipt status is ${String(receipt.status)}, not 0x1 (success)`);
+  if (receipt.status !== '0x1')
+    return fail('anchor_tx_failed', `the transaction's receipt status is ${String(receipt.status)}, not 0x1 (success)`);
   const block = hexNumber(receipt.blockNumber);
   if (anchor.block_number !== null && block !== BigInt(anchor.block_number)) {
     return fail('anchor_tx_mismatch', `the transaction is in block ${String(block)}, the bundle says ${anchor.block_number}`);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 
 /** The snapshot the daemon serves; a source file of the repository, never under dist/. */
-export const BUNDLED_SNAPSHOT = fileURLToPath(new URL('../../daemon/mcp/registry-snapshot.json', import.meta.url));
+export const BUNDLED_SNAPSHOT = fileURLToPath(new URL('../../daemon/mcp/catalog/registry-snapshot.json', import.meta.url));
 
 const remote = z.looseObject({
   type: z.string(),
@@ -69,8 +69,14 @@ export function selectActive(raw: readonly unknown[]): Selection {
   const byName = new Map<string, RegistryEntry>();
   for (const item of raw) {
     const parsed = registryEntry.safeParse(item);
-    if (!parsed.success) { invalid += 1; continue; }
-    if (!isActive(parsed.data)) { inactive += 1; continue; }
+    if (!parsed.success) {
+      invalid += 1;
+      continue;
+    }
+    if (!isActive(parsed.data)) {
+      inactive += 1;
+      continue;
+    }
     const known = byName.get(parsed.data.server.name);
     if (!known || newer(parsed.data, known)) byName.set(parsed.data.server.name, parsed.data);
   }

@@ -6,41 +6,71 @@ export const SERVER_STATUSES = ['PENDING_APPROVAL', 'ACTIVE', 'BLOCKED'] as cons
 /** The sign-in methods the gateway can attach; any other value is kept but cannot be attached. */
 export const ATTACHABLE_AUTH = ['none', 'bearer', 'header'] as const;
 
-const serverUrl = z.url({ protocol: /^https?$/ })
+const serverUrl = z
+  .url({ protocol: /^https?$/ })
   .max(2000)
-  .refine((u) => { const p = new URL(u); return p.username === '' && p.password === ''; }, { message: 'credentials in the URL are not allowed; use auth_method and auth_config' });
+  // zod runs a refinement even on a value the checks above refused: it must not assume a parsable URL.
+  .refine(
+    (u) => {
+      const p = URL.parse(u);
+      return p === null || (p.username === '' && p.password === '');
+    },
+    { message: 'credentials in the URL are not allowed; use auth_method and auth_config' },
+  );
 
-const name = z.string().max(200).refine((v) => v.trim().length > 0, { message: 'must not be empty' });
+const name = z
+  .string()
+  .max(200)
+  .refine((v) => v.trim().length > 0, { message: 'must not be empty' });
 
-export const serverRegisterBody = z.object({
-  name,
-  server_url: serverUrl,
-  connector_type: z.string().trim().min(1).max(100).default('custom'),
-  description: z.string().max(2000).nullable().optional(),
-  is_proxied: z.boolean().default(false),
-}).strict();
+export const serverRegisterBody = z
+  .object({
+    name,
+    server_url: serverUrl,
+    connector_type: z.string().trim().min(1).max(100).default('custom'),
+    description: z.string().max(2000).nullable().optional(),
+    is_proxied: z.boolean().default(false),
+  })
+  .strict();
 export type ServerRegister = z.output<typeof serverRegisterBody>;
 
-export const serverPatchBody = z.object({
-  name: name.optional(),
-  description: z.string().max(2000).nullable().optional(),
-  auth_method: z.string().trim().min(1).max(50).regex(/^[a-z0-9_-]+$/i, 'letters, digits, - and _').optional(),
-  auth_config: z.record(z.string().max(200), z.string().max(8192)).nullable().optional(),
-}).strict().refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' });
+export const serverPatchBody = z
+  .object({
+    name: name.optional(),
+    description: z.string().max(2000).nullable().optional(),
+    auth_method: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .regex(/^[a-z0-9_-]+$/i, 'letters, digits, - and _')
+      .optional(),
+    auth_config: z.record(z.string().max(200), z.string().max(8192)).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' });
 export type ServerPatch = z.output<typeof serverPatchBody>;
 
 const ruleEnum = z.enum(MCP_RULES, { error: `must be one of ${MCP_RULES.join(', ')}` });
 
-export const mcpPolicyCreateBody = z.object({
-  action: ruleEnum,
-  mcp_tool_id: z.string().min(1).max(100).optional(),
-  agent_id: z.string().min(1).max(200).optional(),
-  reason: z.string().max(2000).optional(),
-  conditions: z.record(z.string(), z.unknown()).optional(),
-}).strict().refine((b) => b.mcp_tool_id !== undefined || b.agent_id !== undefined, { message: 'give at least one of mcp_tool_id, agent_id', path: ['mcp_tool_id'] });
+export const mcpPolicyCreateBody = z
+  .object({
+    action: ruleEnum,
+    mcp_tool_id: z.string().min(1).max(100).optional(),
+    agent_id: z.string().min(1).max(200).optional(),
+    reason: z.string().max(2000).optional(),
+    conditions: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine((b) => b.mcp_tool_id !== undefined || b.agent_id !== undefined, {
+    message: 'give at least one of mcp_tool_id, agent_id',
+    path: ['mcp_tool_id'],
+  });
 export type McpPolicyCreate = z.output<typeof mcpPolicyCreateBody>;
 
-export const verdictBody = z.object({
-  action: ruleEnum,
-  reason: z.string().max(2000).optional(),
-}).strict();
+export const verdictBody = z
+  .object({
+    action: ruleEnum,
+    reason: z.string().max(2000).optional(),
+  })
+  .strict();

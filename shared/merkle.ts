@@ -104,9 +104,11 @@ export function verifyInclusion(index: number, size: number, leaf: Buffer, proof
   let fn = index; // 2
   let sn = size - 1;
   let r = leaf; // 3
-  for (const p of proof) { // 4
+  for (const p of proof) {
+    // 4
     if (sn === 0) return false; // 4a
-    if (isOdd(fn) || fn === sn) { // 4b
+    if (isOdd(fn) || fn === sn) {
+      // 4b
       r = nodeHash(p, r);
       while (!isOdd(fn) && fn !== 0) {
         fn = half(fn);
@@ -135,15 +137,18 @@ export function verifyConsistency(size1: number, size2: number, root1: Buffer, r
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : proof; // 2
   let fn = size1 - 1; // 3
   let sn = size2 - 1;
-  while (isOdd(fn)) { // 4
+  while (isOdd(fn)) {
+    // 4
     fn = half(fn);
     sn = half(sn);
   }
   let fr = path[0]!; // 5
   let sr = path[0]!;
-  for (const c of path.slice(1)) { // 6
+  for (const c of path.slice(1)) {
+    // 6
     if (sn === 0) return false; // 6a
-    if (isOdd(fn) || fn === sn) { // 6b
+    if (isOdd(fn) || fn === sn) {
+      // 6b
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
       while (!isOdd(fn) && fn !== 0) {

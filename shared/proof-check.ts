@@ -105,9 +105,15 @@ export function traceLeafHash(integrityHash: string): Buffer {
 
 function headerMatches(b: ProofBundle): boolean {
   const h = b.header;
-  return isIntegrityHash(b.integrity_hash) && h.id === b.trace_id && h.project_id === b.project_id
-    && h.sequence_num === b.sequence_num && h.prev_hash === b.prev_hash && h.content_hash === b.content_hash
-    && entryHash(h) === b.integrity_hash;
+  return (
+    isIntegrityHash(b.integrity_hash)
+    && h.id === b.trace_id
+    && h.project_id === b.project_id
+    && h.sequence_num === b.sequence_num
+    && h.prev_hash === b.prev_hash
+    && h.content_hash === b.content_hash
+    && entryHash(h) === b.integrity_hash
+  );
 }
 
 function decodeHash(b64: unknown): Buffer | null {
@@ -132,7 +138,7 @@ const OK: Step = { ok: true };
 /** The checkpoint note's signature and statement (origin, size, root) against the key. */
 function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | undefined): Step {
   const fail = (detail: string): Step => ({ ok: false, reason: 'checkpoint_signature_invalid', detail });
-  let key;
+  let key: ReturnType<typeof parseVerifierKey>;
   try {
     key = parseVerifierKey(vkey ?? m.vkey);
   } catch {
@@ -140,7 +146,7 @@ function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | unde
   }
   const body = verifyNote(m.checkpoint, key);
   if (!body.ok) return fail(`checkpoint note: ${body.reason}`);
-  let cp;
+  let cp: ReturnType<typeof parseCheckpoint>;
   try {
     cp = parseCheckpoint(body.body);
   } catch {
@@ -156,9 +162,17 @@ function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | unde
 function inclusionStep(bundle: ProofBundle, m: MerkleProof): Step {
   const path = decodePath(m.inclusion_path);
   const root = decodeHash(m.root);
-  if (m.leaf_index !== bundle.sequence_num - 1 || path === null || root === null
-    || !verifyInclusion(m.leaf_index, m.tree_size, traceLeafHash(bundle.integrity_hash), path, root)) {
-    return { ok: false, reason: 'inclusion_proof_invalid', detail: 'the inclusion path does not lead from the trace to the checkpoint root' };
+  if (
+    m.leaf_index !== bundle.sequence_num - 1
+    || path === null
+    || root === null
+    || !verifyInclusion(m.leaf_index, m.tree_size, traceLeafHash(bundle.integrity_hash), path, root)
+  ) {
+    return {
+      ok: false,
+      reason: 'inclusion_proof_invalid',
+      detail: 'the inclusion path does not lead from the trace to the checkpoint root',
+    };
   }
   return OK;
 }
@@ -190,7 +204,11 @@ function calldataStep(e: EpochProof, a: AnchorProof): Step {
 /** Checks a bundle against a verifier key (the caller's pinned key, else the one the bundle names). */
 export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
   const checks: BundleChecks = {
-    integrity_hash: 'not_checked', checkpoint_signature: 'not_checked', inclusion: 'not_checked', epoch_inclusion: 'not_checked', anchor_calldata: 'not_checked',
+    integrity_hash: 'not_checked',
+    checkpoint_signature: 'not_checked',
+    inclusion: 'not_checked',
+    epoch_inclusion: 'not_checked',
+    anchor_calldata: 'not_checked',
   };
   const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
     checks[check] = step.ok ? 'ok' : 'failed';
@@ -198,7 +216,8 @@ export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
   };
   const fail = (check: keyof BundleChecks, reason: string, detail: string) => run(check, { ok: false, reason, detail })!;
 
-  if (!headerMatches(bundle)) return fail('integrity_hash', 'integrity_hash_mismatch', 'the stored fields do not hash to the trace\'s integrity_hash');
+  if (!headerMatches(bundle))
+    return fail('integrity_hash', 'integrity_hash_mismatch', "the stored fields do not hash to the trace's integrity_hash");
   checks.integrity_hash = 'ok';
 
   const m = bundle.merkle;
@@ -206,7 +225,8 @@ export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
   const a = bundle.anchor ?? null;
   const awaiting: CheckResult = bundle.flare_status === 'PENDING' ? 'pending' : 'not_checked';
   if (m === null) {
-    if (e !== null || a !== null) return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'an anchor without the checkpoint it commits to');
+    if (e !== null || a !== null)
+      return fail('checkpoint_signature', 'checkpoint_signature_invalid', 'an anchor without the checkpoint it commits to');
     Object.assign(checks, { checkpoint_signature: 'pending', inclusion: 'pending', epoch_inclusion: awaiting, anchor_calldata: awaiting });
     return { checks, reason: null, detail: 'no checkpoint covers this trace yet' };
   }
@@ -214,7 +234,8 @@ export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
   if (failed) return failed;
 
   if (e === null) {
-    if (a !== null || bundle.flare_status === 'ANCHORED') return fail('epoch_inclusion', 'epoch_inclusion_invalid', 'the trace is said to be anchored but the bundle has no epoch');
+    if (a !== null || bundle.flare_status === 'ANCHORED')
+      return fail('epoch_inclusion', 'epoch_inclusion_invalid', 'the trace is said to be anchored but the bundle has no epoch');
     Object.assign(checks, { epoch_inclusion: awaiting, anchor_calldata: awaiting });
     return { checks, reason: null, detail: awaiting === 'pending' ? 'no anchored epoch covers this trace yet' : null };
   }

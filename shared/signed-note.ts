@@ -43,7 +43,9 @@ export interface SignedNote {
 }
 
 export type NoteFailure = 'malformed' | 'no_signature' | 'bad_signature';
-export type NoteVerdict = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: NoteFailure; readonly detail: string };
+export type NoteVerdict =
+  | { readonly ok: true; readonly body: string }
+  | { readonly ok: false; readonly reason: NoteFailure; readonly detail: string };
 
 const SIG_PREFIX = '\u2014 ';
 const ALG_ED25519 = 0x01;
@@ -53,20 +55,24 @@ const MAX_SIGNATURES = 100; // the spec asks verifiers to accept at least 16
 const CONTROL = /[\x00-\x09\x0b-\x1f]/;
 
 export function formatCheckpoint(cp: Checkpoint): string {
-  if (typeof cp.origin !== 'string' || cp.origin === '' || /[\x00-\x1f]/.test(cp.origin)) throw new NoteError('checkpoint origin must be one non-empty line');
+  if (typeof cp.origin !== 'string' || cp.origin === '' || /[\x00-\x1f]/.test(cp.origin))
+    throw new NoteError('checkpoint origin must be one non-empty line');
   if (!Number.isSafeInteger(cp.size) || cp.size < 0) throw new NoteError(`checkpoint size ${cp.size} is not a safe non-negative integer`);
   if (!Buffer.isBuffer(cp.root) || cp.root.length !== ROOT_SIZE) throw new NoteError(`checkpoint root must be a ${ROOT_SIZE}-byte Buffer`);
   const extensions = cp.extensions ?? [];
-  if (extensions.some((line) => line === '' || /[\x00-\x1f]/.test(line))) throw new NoteError('checkpoint extension lines must be non-empty single lines');
+  if (extensions.some((line) => line === '' || /[\x00-\x1f]/.test(line)))
+    throw new NoteError('checkpoint extension lines must be non-empty single lines');
   return [cp.origin, String(cp.size), cp.root.toString('base64'), ...extensions].join('\n') + '\n';
 }
 
 /** Parses a checkpoint body (the text of a verified note); throws NoteError when it is not one. */
 export function parseCheckpoint(body: string): Checkpoint {
-  if (typeof body !== 'string' || !body.endsWith('\n') || CONTROL.test(body)) throw new NoteError('a checkpoint is newline-terminated text without control characters');
+  if (typeof body !== 'string' || !body.endsWith('\n') || CONTROL.test(body))
+    throw new NoteError('a checkpoint is newline-terminated text without control characters');
   const [origin, size, root, ...extensions] = body.slice(0, -1).split('\n');
   if (!origin || size === undefined || root === undefined) throw new NoteError('a checkpoint has an origin, a size and a root line');
-  if (!/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new NoteError(`checkpoint size ${JSON.stringify(size)} is not a decimal safe integer`);
+  if (!/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size)))
+    throw new NoteError(`checkpoint size ${JSON.stringify(size)} is not a decimal safe integer`);
   const rootHash = decodeBase64(root);
   if (rootHash === null || rootHash.length !== ROOT_SIZE) throw new NoteError(`checkpoint root is not the base64 of ${ROOT_SIZE} bytes`);
   if (extensions.some((line) => line === '')) throw new NoteError('checkpoint extension lines must be non-empty');
@@ -128,7 +134,8 @@ export function parseVerifierKey(vkey: string): ParsedVerifierKey {
   const name = vkey.slice(0, first);
   const idHex = vkey.slice(first + 1, second);
   const encoded = decodeBase64(vkey.slice(second + 1));
-  if (!isValidName(name) || !/^[0-9a-fA-F]{8}$/.test(idHex) || encoded === null || encoded.length === 0) throw new NoteError('malformed verifier key');
+  if (!isValidName(name) || !/^[0-9a-fA-F]{8}$/.test(idHex) || encoded === null || encoded.length === 0)
+    throw new NoteError('malformed verifier key');
   if (!createHash('sha256').update(name, 'utf8').update('\n').update(encoded).digest().subarray(0, 4).equals(Buffer.from(idHex, 'hex'))) {
     throw new NoteError('the verifier key ID does not match its name and key');
   }
@@ -185,14 +192,20 @@ function parseSignatureLine(line: string): SignatureLine | null {
 function signatureLine(body: string, signer: NoteSigner): { text: string; keyId: string } {
   if (!isValidName(signer.name)) throw new NoteError(`invalid key name ${JSON.stringify(signer.name)}`);
   const { privateKey } = signer;
-  if (privateKey?.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519') throw new NoteError('the signing key must be an Ed25519 private key');
+  if (privateKey?.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519')
+    throw new NoteError('the signing key must be an Ed25519 private key');
   const id = keyIdOf(signer.name, createPublicKey(privateKey));
   const signature = sign(null, Buffer.from(body, 'utf8'), privateKey);
   return { text: `${SIG_PREFIX}${signer.name} ${Buffer.concat([id, signature]).toString('base64')}\n`, keyId: id.toString('hex') };
 }
 
 function keyIdOf(name: string, publicKey: KeyObject): Buffer {
-  return createHash('sha256').update(name, 'utf8').update(Buffer.from([0x0a, ALG_ED25519])).update(rawPublicKey(publicKey)).digest().subarray(0, 4);
+  return createHash('sha256')
+    .update(name, 'utf8')
+    .update(Buffer.from([0x0a, ALG_ED25519]))
+    .update(rawPublicKey(publicKey))
+    .digest()
+    .subarray(0, 4);
 }
 
 function ed25519Public(key: KeyObject): KeyObject {

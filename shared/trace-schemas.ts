@@ -17,14 +17,19 @@ export const traceListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-export const traceActionBody = z.object({
-  action: z.enum(['WARN_PROCEEDED', 'JUSTIFIED']),
-  justification: z.string().trim().max(5000).optional(),
-}).strict().refine((b) => b.action !== 'JUSTIFIED' || (b.justification?.length ?? 0) >= 10, {
-  message: 'JUSTIFIED needs a justification of at least 10 characters',
-  path: ['justification'],
-});
+export const traceActionBody = z
+  .object({
+    action: z.enum(['WARN_PROCEEDED', 'JUSTIFIED']),
+    justification: z.string().trim().max(5000).optional(),
+  })
+  .strict()
+  .refine((b) => b.action !== 'JUSTIFIED' || (b.justification?.length ?? 0) >= 10, {
+    message: 'JUSTIFIED needs a justification of at least 10 characters',
+    path: ['justification'],
+  });
 
-export const verifyProofBody = z.object({
-  trace_id: z.uuid(),
-}).strict();
+export const verifyProofBody = z
+  .object({
+    trace_id: z.uuid(),
+  })
+  .strict();

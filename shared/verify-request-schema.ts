@@ -11,11 +11,15 @@ export const verifyRequestBody = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
   attachments: z.array(attachmentSchema).max(10).optional(),
   context: z.record(z.string(), z.unknown()).optional(),
-  structured_input: z.object({
-    tool_name: z.string().trim().min(1).max(200),
-    fields: z.record(z.string().min(1).max(200), fieldValue)
-      .refine((f) => Object.keys(f).length <= 200, { message: 'at most 200 fields' }),
-  }).strict().optional(),
+  structured_input: z
+    .object({
+      tool_name: z.string().trim().min(1).max(200),
+      fields: z
+        .record(z.string().min(1).max(200), fieldValue)
+        .refine((f) => Object.keys(f).length <= 200, { message: 'at most 200 fields' }),
+    })
+    .strict()
+    .optional(),
   extracted_text: z.string().max(1_000_000).optional(),
 });
 export type VerifyBody = z.output<typeof verifyRequestBody>;

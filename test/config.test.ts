@@ -24,6 +24,11 @@ t.test('values are parsed', async (t) => {
   t.equal(c.exportRowCap, 10);
 });
 
+t.test('GATEWAY_INJECTION_MODEL_DIR: unset is no ONNX model, set is an absolute directory', async (t) => {
+  t.equal(loadConfig({}).injectionModelDir, null);
+  t.equal(loadConfig({ GATEWAY_INJECTION_MODEL_DIR: 'models/guard' }).injectionModelDir, path.resolve('models/guard'));
+});
+
 t.test('a wrong value is one line naming the variable', async (t) => {
   const cases: Record<string, string> = {
     GATEWAY_LISTEN: 'nope',
@@ -34,7 +39,14 @@ t.test('a wrong value is one line naming the variable', async (t) => {
     GATEWAY_APPROVAL_TTL_SECONDS: 'abc',
   };
   for (const [name, value] of Object.entries(cases)) {
-    const err = (() => { try { loadConfig({ [name]: value }); return null; } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        loadConfig({ [name]: value });
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
     t.type(err, ConfigError, name);
     t.match((err as Error).message, new RegExp(`^invalid configuration: ${name}: `), name);
     t.notMatch((err as Error).message, /\n/, `${name}: one line`);
@@ -43,23 +55,51 @@ t.test('a wrong value is one line naming the variable', async (t) => {
 
 t.test('anchoring: off without GATEWAY_ANCHOR_RPC_URL, defaults with it, chain id and key file required', async (t) => {
   t.equal(loadConfig({}).anchor, null, 'off by default');
-  const c = loadConfig({ GATEWAY_ANCHOR_RPC_URL: 'https://coston2-api.flare.network/ext/C/rpc', GATEWAY_ANCHOR_CHAIN_ID: '114', GATEWAY_ANCHOR_KEY_FILE: 'anchor.key' });
+  const c = loadConfig({
+    GATEWAY_ANCHOR_RPC_URL: 'https://coston2-api.flare.network/ext/C/rpc',
+    GATEWAY_ANCHOR_CHAIN_ID: '114',
+    GATEWAY_ANCHOR_KEY_FILE: 'anchor.key',
+  });
   t.same(c.anchor, {
-    rpcUrl: 'https://coston2-api.flare.network/ext/C/rpc', chainId: 114, keyFile: path.resolve('anchor.key'),
-    epochMs: 600_000, maxAttempts: 5, receiptTimeoutMs: 60_000,
+    rpcUrl: 'https://coston2-api.flare.network/ext/C/rpc',
+    chainId: 114,
+    keyFile: path.resolve('anchor.key'),
+    epochMs: 600_000,
+    maxAttempts: 5,
+    receiptTimeoutMs: 60_000,
   });
   t.ok(Object.isFrozen(c.anchor));
   const tuned = loadConfig({
-    GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545', GATEWAY_ANCHOR_CHAIN_ID: '14', GATEWAY_ANCHOR_KEY_FILE: '/etc/gw/anchor.key',
-    GATEWAY_ANCHOR_EPOCH_SECONDS: '60', GATEWAY_ANCHOR_MAX_ATTEMPTS: '2', GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: '5',
+    GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545',
+    GATEWAY_ANCHOR_CHAIN_ID: '14',
+    GATEWAY_ANCHOR_KEY_FILE: '/etc/gw/anchor.key',
+    GATEWAY_ANCHOR_EPOCH_SECONDS: '60',
+    GATEWAY_ANCHOR_MAX_ATTEMPTS: '2',
+    GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: '5',
   }).anchor!;
-  t.same([tuned.chainId, tuned.keyFile, tuned.epochMs, tuned.maxAttempts, tuned.receiptTimeoutMs], [14, '/etc/gw/anchor.key', 60_000, 2, 5_000]);
-  t.equal(loadConfig({ GATEWAY_ANCHOR_CHAIN_ID: '14', GATEWAY_ANCHOR_EPOCH_SECONDS: '60' }).anchor, null, 'the URL switches it on, nothing else');
+  t.same(
+    [tuned.chainId, tuned.keyFile, tuned.epochMs, tuned.maxAttempts, tuned.receiptTimeoutMs],
+    [14, '/etc/gw/anchor.key', 60_000, 2, 5_000],
+  );
+  t.equal(
+    loadConfig({ GATEWAY_ANCHOR_CHAIN_ID: '14', GATEWAY_ANCHOR_EPOCH_SECONDS: '60' }).anchor,
+    null,
+    'the URL switches it on, nothing else',
+  );
 
   const refused: [Record<string, string>, RegExp][] = [
-    [{ GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545', GATEWAY_ANCHOR_KEY_FILE: 'k' }, /^invalid configuration: GATEWAY_ANCHOR_CHAIN_ID: required when GATEWAY_ANCHOR_RPC_URL is set$/],
-    [{ GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545', GATEWAY_ANCHOR_CHAIN_ID: '114' }, /^invalid configuration: GATEWAY_ANCHOR_KEY_FILE: required when GATEWAY_ANCHOR_RPC_URL is set$/],
-    [{ GATEWAY_ANCHOR_RPC_URL: 'ws://127.0.0.1:8545', GATEWAY_ANCHOR_CHAIN_ID: '114', GATEWAY_ANCHOR_KEY_FILE: 'k' }, /^invalid configuration: GATEWAY_ANCHOR_RPC_URL: /],
+    [
+      { GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545', GATEWAY_ANCHOR_KEY_FILE: 'k' },
+      /^invalid configuration: GATEWAY_ANCHOR_CHAIN_ID: required when GATEWAY_ANCHOR_RPC_URL is set$/,
+    ],
+    [
+      { GATEWAY_ANCHOR_RPC_URL: 'http://127.0.0.1:8545', GATEWAY_ANCHOR_CHAIN_ID: '114' },
+      /^invalid configuration: GATEWAY_ANCHOR_KEY_FILE: required when GATEWAY_ANCHOR_RPC_URL is set$/,
+    ],
+    [
+      { GATEWAY_ANCHOR_RPC_URL: 'ws://127.0.0.1:8545', GATEWAY_ANCHOR_CHAIN_ID: '114', GATEWAY_ANCHOR_KEY_FILE: 'k' },
+      /^invalid configuration: GATEWAY_ANCHOR_RPC_URL: /,
+    ],
     [{ GATEWAY_ANCHOR_RPC_URL: 'not a url' }, /^invalid configuration: GATEWAY_ANCHOR_RPC_URL: /],
     [{ GATEWAY_ANCHOR_CHAIN_ID: '-1' }, /^invalid configuration: GATEWAY_ANCHOR_CHAIN_ID: /],
     [{ GATEWAY_ANCHOR_EPOCH_SECONDS: '0' }, /^invalid configuration: GATEWAY_ANCHOR_EPOCH_SECONDS: /],
@@ -67,7 +107,14 @@ t.test('anchoring: off without GATEWAY_ANCHOR_RPC_URL, defaults with it, chain i
     [{ GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: '1.5' }, /^invalid configuration: GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: /],
   ];
   for (const [env, message] of refused) {
-    const err = (() => { try { loadConfig(env); return null; } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        loadConfig(env);
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
     t.type(err, ConfigError, Object.keys(env).join(', '));
     t.match((err as Error).message, message, Object.keys(env).join(', '));
   }

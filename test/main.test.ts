@@ -14,8 +14,13 @@ async function tempDir(t: Test): Promise<string> {
   return dir;
 }
 
-async function call(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of many shapes, read field by field in the assertions
+async function call(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -48,16 +53,27 @@ t.test('SIGTERM: stop accepting, finish the request in flight, exit 0', async (t
   const token = (await fs.readFile(path.join(dataDir, 'admin.token'), 'utf8')).trim();
   const body = JSON.stringify({ name: 'during shutdown', role: 'viewer' });
   const inFlight = new Promise<number>((resolve, reject) => {
-    const req = http.request(url + '/api/v1/keys', { method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = http.request(
+      url + '/api/v1/keys',
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.write(body.slice(0, 3));
     setTimeout(() => {
       d.child.kill('SIGTERM');
       setTimeout(async () => {
-        const refused = await fetch(url + '/healthz').then(() => false, () => true);
+        const refused = await fetch(url + '/healthz').then(
+          () => false,
+          () => true,
+        );
         t.ok(refused, 'new connections are refused once shutdown began');
         req.end(body.slice(3));
       }, 300);
@@ -79,7 +95,11 @@ t.test('embedded PostgreSQL by default: data kept across restarts, stopped on ex
   t.equal(password.mode & 0o777, 0o600, 'the database password file is 0600');
   first.child.kill('SIGTERM');
   t.equal((await first.exit).code, 0);
-  const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes(path.join(dataDir, 'pg')) && !l.includes('ps -eo'));
+  const running = () =>
+    execFileSync('ps', ['-eo', 'args'])
+      .toString()
+      .split('\n')
+      .filter((l) => l.includes(path.join(dataDir, 'pg')) && !l.includes('ps -eo'));
   t.same(running(), [], 'the embedded server stopped with the daemon');
 
   const second = spawnDaemon({ GATEWAY_DATA_DIR: dataDir });

@@ -24,7 +24,13 @@ t.test('the unit runs gatewayd directly, unprivileged, hardened, with its state 
   t.match(unit.get('EnvironmentFile')?.[0], /gatewayd\.env$/);
   t.equal(unit.get('Restart')?.[0], 'on-failure');
   t.equal(unit.get('RestartPreventExitStatus')?.[0], '78', 'a configuration error is not retried');
-  for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['PrivateTmp', 'yes'], ['ProtectHome', 'yes'], ['KillSignal', 'SIGTERM']]) {
+  for (const [key, value] of [
+    ['NoNewPrivileges', 'yes'],
+    ['ProtectSystem', 'strict'],
+    ['PrivateTmp', 'yes'],
+    ['ProtectHome', 'yes'],
+    ['KillSignal', 'SIGTERM'],
+  ]) {
     t.equal(unit.get(key!)?.[0], value, key);
   }
   t.equal(unit.get('CapabilityBoundingSet')?.[0], '', 'no capabilities');

@@ -40,7 +40,10 @@ export default class Dashboard extends GatewayCommand {
   private async watch(fetchOnce: () => Promise<CommandCenter>, intervalMs: number): Promise<void> {
     let running = true;
     let wake = (): void => {};
-    const onSignal = (): void => { running = false; wake(); };
+    const onSignal = (): void => {
+      running = false;
+      wake();
+    };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const clear = process.stdout.isTTY ? CLEAR : '';
@@ -52,12 +55,17 @@ export default class Dashboard extends GatewayCommand {
           this.log(`${clear}${last}\n\nRefreshing every ${intervalMs / 1000} s; Ctrl-C to stop.`);
         } catch (err) {
           if (!(err instanceof CliFailure)) throw err;
-          this.log(`${clear}${last}${last ? '\n\n' : ''}Refresh failed at ${new Date().toISOString()}: ${err.line()}; retrying in ${intervalMs / 1000} s.`);
+          this.log(
+            `${clear}${last}${last ? '\n\n' : ''}Refresh failed at ${new Date().toISOString()}: ${err.line()}; retrying in ${intervalMs / 1000} s.`,
+          );
         }
         if (!running) break;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, intervalMs);
-          wake = () => { clearTimeout(timer); resolve(); };
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
       }
     } finally {

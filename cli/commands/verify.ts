@@ -16,7 +16,11 @@ import { VerifyClient, type GovernanceState, type VerifyAnswer } from '../verify
 
 /** The exit code of each decision; an unknown decision fails closed. */
 export const DECISION_EXIT: Readonly<Record<string, number>> = {
-  PASSED: 0, FLAGGED: 0, MODIFIED: 0, BLOCKED: 4, PENDING_APPROVAL: 5,
+  PASSED: 0,
+  FLAGGED: 0,
+  MODIFIED: 0,
+  BLOCKED: 4,
+  PENDING_APPROVAL: 5,
 };
 
 /** The daemon takes at most 1,000,000 characters; no more than that many UTF-8 bytes are read. */
@@ -28,7 +32,8 @@ async function readBounded(source: NodeJS.ReadableStream, what: string): Promise
   for await (const chunk of source as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     length += buf.length;
-    if (length > MAX_INPUT_BYTES) throw new UsageError(`${what}: larger than ${MAX_INPUT_BYTES} bytes; the gateway takes at most 1,000,000 characters`);
+    if (length > MAX_INPUT_BYTES)
+      throw new UsageError(`${what}: larger than ${MAX_INPUT_BYTES} bytes; the gateway takes at most 1,000,000 characters`);
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -58,8 +63,17 @@ async function readPrompt(text: string | undefined, file: string | undefined): P
 const FLAG_OF_KEY: Readonly<Record<string, string>> = { agent_id: '--agent-id', source: '--source', environment: '--env' };
 
 /** --metadata-json as the base; the dedicated flags add their keys and may not contradict it. */
-function metadataOf(flags: { 'agent-id'?: string; source?: string; env?: string; 'metadata-json'?: string }): Record<string, unknown> | undefined {
-  checkBody(traceListQuery.pick({ agent_id: true, environment: true }), { agent_id: flags['agent-id'], environment: flags.env }, { environment: '--env' });
+function metadataOf(flags: {
+  'agent-id'?: string;
+  source?: string;
+  env?: string;
+  'metadata-json'?: string;
+}): Record<string, unknown> | undefined {
+  checkBody(
+    traceListQuery.pick({ agent_id: true, environment: true }),
+    { agent_id: flags['agent-id'], environment: flags.env },
+    { environment: '--env' },
+  );
   let metadata: Record<string, unknown> = {};
   if (flags['metadata-json'] !== undefined) {
     const base = parseJsonFlag('--metadata-json', flags['metadata-json']);
@@ -94,8 +108,9 @@ function degradedNotice(g: GovernanceState): string | null {
 }
 
 export default class Verify extends GatewayCommand {
-  static override summary = 'Verify a prompt against the project\'s policies; the exit code is the decision.';
-  static override description = 'Prints the decision, the output to forward (nothing when blocked or held), the reason, '
+  static override summary = "Verify a prompt against the project's policies; the exit code is the decision.";
+  static override description =
+    'Prints the decision, the output to forward (nothing when blocked or held), the reason, '
     + 'the trace id and its sequence number. Exit 0: PASSED, FLAGGED or MODIFIED (forward the output); '
     + '4: BLOCKED; 5: PENDING_APPROVAL (see approvals status --trace-id); 1: the gateway refused the '
     + 'request; 2: operator mistake; 3: the gateway is unreachable or could not record the decision.';
@@ -115,7 +130,7 @@ export default class Verify extends GatewayCommand {
     file: Flags.string({ summary: 'Read the prompt from FILE (- for stdin).' }),
     'agent-id': Flags.string({ summary: 'Attribute the request to this agent (metadata.agent_id).' }),
     source: Flags.string({ summary: 'Where the prompt comes from (metadata.source; default api).', options: [...SOURCES] }),
-    env: Flags.string({ summary: 'Environment (metadata.environment; the daemon\'s default: prod).' }),
+    env: Flags.string({ summary: "Environment (metadata.environment; the daemon's default: prod)." }),
     'metadata-json': Flags.string({ summary: 'Further metadata, a JSON object (the flags above add to it).' }),
   };
 
@@ -127,7 +142,10 @@ export default class Verify extends GatewayCommand {
     const { args, flags } = await this.parse(Verify);
     const metadata = metadataOf(flags);
     const prompt = await readPrompt(args.text, flags.file);
-    const body = checkBody(verifyRequestBody, metadata === undefined ? { prompt } : { prompt, metadata }, { prompt: flags.file === undefined ? 'TEXT' : '--file', metadata: '--metadata-json' });
+    const body = checkBody(verifyRequestBody, metadata === undefined ? { prompt } : { prompt, metadata }, {
+      prompt: flags.file === undefined ? 'TEXT' : '--file',
+      metadata: '--metadata-json',
+    });
     const api = await this.api();
     if (!(api instanceof VerifyClient)) throw new Error('verify needs the verify client');
     const { answer, governance } = await api.verify(body);

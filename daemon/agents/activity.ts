@@ -3,13 +3,20 @@
 // pays no database write per request. A crash loses at most the last second of counts.
 import type { Sql } from '../db/connect.js';
 
-interface Pending { projectId: string; count: number; lastSeen: Date }
+interface Pending {
+  projectId: string;
+  count: number;
+  lastSeen: Date;
+}
 
 export class AgentActivity {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly sql: Sql, private readonly intervalMs = 1000) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly intervalMs = 1000,
+  ) {}
 
   record(projectId: string, agentId: string, at = new Date()): void {
     const key = `${projectId}\u0000${agentId}`;
@@ -23,7 +30,9 @@ export class AgentActivity {
   }
 
   start(onError: (err: unknown) => void): void {
-    this.timer = setInterval(() => { this.flush().catch(onError); }, this.intervalMs);
+    this.timer = setInterval(() => {
+      this.flush().catch(onError);
+    }, this.intervalMs);
     this.timer.unref();
   }
 
@@ -39,7 +48,10 @@ export class AgentActivity {
     const batch = this.pending;
     this.pending = new Map();
     const items = [...batch.entries()].map(([key, v]) => ({
-      project_id: v.projectId, id: key.split('\u0000')[1]!, n: v.count, seen: v.lastSeen.toISOString(),
+      project_id: v.projectId,
+      id: key.split('\u0000')[1]!,
+      n: v.count,
+      seen: v.lastSeen.toISOString(),
     }));
     try {
       await this.sql`
@@ -53,7 +65,10 @@ export class AgentActivity {
     } catch (err) {
       for (const [key, v] of batch) {
         const now = this.pending.get(key);
-        if (now) { now.count += v.count; if (v.lastSeen > now.lastSeen) now.lastSeen = v.lastSeen; } else this.pending.set(key, v);
+        if (now) {
+          now.count += v.count;
+          if (v.lastSeen > now.lastSeen) now.lastSeen = v.lastSeen;
+        } else this.pending.set(key, v);
       }
       throw err;
     }

@@ -2,7 +2,16 @@
 // tighten the rule the tool rules give (ALLOW < LOG_ONLY < REQUIRE_APPROVAL < DENY), never loosen it.
 // A tool whose risk level or action is unknown counts as the riskiest, so gaps fail closed.
 
-import { capabilityModelSchema, PROFILES, RISK_LEVELS, RULES, TOOL_ACTIONS, type CapabilityModel, type Profile, type Rule } from '../../shared/agent-schemas.js';
+import {
+  capabilityModelSchema,
+  PROFILES,
+  RISK_LEVELS,
+  RULES,
+  TOOL_ACTIONS,
+  type CapabilityModel,
+  type Profile,
+  type Rule,
+} from '../../shared/agent-schemas.js';
 
 export { capabilityModelSchema, PROFILES, RISK_LEVELS, RULES, TOOL_ACTIONS };
 export type { CapabilityModel, Profile, Rule };

@@ -2,31 +2,38 @@
 // Only ACTIVE agents act; every other status refuses with its own reason. An id that names no
 // agent of the project is anonymous traffic (the specification says so for the proxy, and verify
 // follows it so that both pipelines treat one id the same way).
+import { MCP_RPC_ERRORS } from '../../shared/errors.js';
+import { pass, type Refusal, type Verdict } from '../pipeline/verdict.js';
 import type { AgentStatus } from './lifecycle.js';
 
-export type AgentRefusal =
-  | 'AGENT_EMERGENCY_STOP'
-  | 'AGENT_PAUSED'
-  | 'AGENT_PENDING_APPROVAL'
-  | 'AGENT_REJECTED'
-  | 'AGENT_REVOKED';
+export type AgentRefusal = 'AGENT_EMERGENCY_STOP' | 'AGENT_PAUSED' | 'AGENT_PENDING_APPROVAL' | 'AGENT_REJECTED' | 'AGENT_REVOKED';
 
-export type GateVerdict =
-  | { ok: true; anonymous: boolean }
-  | { ok: false; reason: AgentRefusal; rpcCode: -32003; message: string };
+/** The refusal's JSON-RPC code and English message, from the error table. */
+export interface AgentRefusalDetail {
+  readonly rpcCode: (typeof MCP_RPC_ERRORS)[AgentRefusal]['rpc'];
+  readonly message: string;
+}
 
-const REFUSALS: Record<Exclude<AgentStatus, 'ACTIVE'>, { reason: AgentRefusal; message: string }> = {
-  SUSPENDED: { reason: 'AGENT_EMERGENCY_STOP', message: 'The agent is suspended.' },
-  PAUSED: { reason: 'AGENT_PAUSED', message: 'The agent is paused.' },
-  PENDING_APPROVAL: { reason: 'AGENT_PENDING_APPROVAL', message: 'The agent is not approved yet.' },
-  REJECTED: { reason: 'AGENT_REJECTED', message: 'The agent was rejected.' },
-  REVOKED: { reason: 'AGENT_REVOKED', message: 'The agent was revoked.' },
+/** The pipelines' one verdict type (pipeline/verdict.ts): passes saying whether the traffic is anonymous. */
+export type GateVerdict = Verdict<
+  { readonly anonymous: boolean },
+  Refusal<AgentRefusal, AgentRefusalDetail> & { readonly detail: AgentRefusalDetail }
+>;
+
+/** The refusal of each status; its JSON-RPC code and English message are the error table's. */
+const REFUSALS: Record<Exclude<AgentStatus, 'ACTIVE'>, AgentRefusal> = {
+  SUSPENDED: 'AGENT_EMERGENCY_STOP',
+  PAUSED: 'AGENT_PAUSED',
+  PENDING_APPROVAL: 'AGENT_PENDING_APPROVAL',
+  REJECTED: 'AGENT_REJECTED',
+  REVOKED: 'AGENT_REVOKED',
 };
 
 /** `status` is the named agent's status, or null when the id names no agent (anonymous). */
 export function agentGate(status: AgentStatus | null): GateVerdict {
-  if (status === null) return { ok: true, anonymous: true };
-  if (status === 'ACTIVE') return { ok: true, anonymous: false };
-  const refusal = REFUSALS[status];
-  return { ok: false, reason: refusal.reason, rpcCode: -32003, message: refusal.message };
+  if (status === null) return pass({ anonymous: true });
+  if (status === 'ACTIVE') return pass({ anonymous: false });
+  const code = REFUSALS[status];
+  const { rpc, message } = MCP_RPC_ERRORS[code];
+  return { ok: false, code, detail: { rpcCode: rpc, message } };
 }

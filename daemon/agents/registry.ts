@@ -16,29 +16,55 @@ export type RegisterInput = z.infer<typeof agentRegisterBody>;
 export type PatchInput = z.infer<typeof agentPatchBody>;
 export type ListQuery = z.infer<typeof agentListQuery>;
 
-const JSON_COLUMNS = new Set(['tags', 'permissions', 'infrastructure_permissions', 'permitted_tools', 'fria_assessment', 'transparency_disclosure', 'capability_model']);
+const JSON_COLUMNS = new Set([
+  'tags',
+  'permissions',
+  'infrastructure_permissions',
+  'permitted_tools',
+  'fria_assessment',
+  'transparency_disclosure',
+  'capability_model',
+]);
 
 function columns(tx: Tx | Sql, values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)
-    .map(([k, v]) => [k, JSON_COLUMNS.has(k) && v !== null ? tx.json(v as never) : v]));
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, JSON_COLUMNS.has(k) && v !== null ? tx.json(v as never) : v]),
+  );
 }
 
-async function recordLifecycle(tx: Tx, projectId: string, agentId: string, operation: string, from: AgentStatus | null, to: AgentStatus, reason: string | null, actor: Actor): Promise<void> {
+async function recordLifecycle(
+  tx: Tx,
+  projectId: string,
+  agentId: string,
+  operation: string,
+  from: AgentStatus | null,
+  to: AgentStatus,
+  reason: string | null,
+  actor: Actor,
+): Promise<void> {
   const [project] = await tx<{ attestation_enabled: boolean }[]>`select attestation_enabled from projects where id = ${projectId}`;
-  await appendTraces(tx, projectId, [{
-    traceType: 'AGENT_LIFECYCLE',
-    decision: 'POLICY_CHANGE',
-    actionName: `agent.${operation}`,
-    reason: `agent ${operation}: ${from ?? '(new)'} -> ${to} by ${actorLabel(actor)}`,
-    environment: 'prod',
-    agentId,
-    content: {
-      agent_id: agentId, operation, from, to, reason,
-      actor: { kind: actor.principal?.kind ?? 'system', id: actorLabel(actor), credential_id: actor.principal?.credentialId ?? null },
-      request_id: actor.requestId,
-      anchor: project?.attestation_enabled ?? false,
+  await appendTraces(tx, projectId, [
+    {
+      traceType: 'AGENT_LIFECYCLE',
+      decision: 'POLICY_CHANGE',
+      actionName: `agent.${operation}`,
+      reason: `agent ${operation}: ${from ?? '(new)'} -> ${to} by ${actorLabel(actor)}`,
+      environment: 'prod',
+      agentId,
+      content: {
+        agent_id: agentId,
+        operation,
+        from,
+        to,
+        reason,
+        actor: { kind: actor.principal?.kind ?? 'system', id: actorLabel(actor), credential_id: actor.principal?.credentialId ?? null },
+        request_id: actor.requestId,
+        anchor: project?.attestation_enabled ?? false,
+      },
     },
-  }]);
+  ]);
 }
 
 export async function registerAgent(sql: Sql, projectId: string, input: RegisterInput, actor: Actor): Promise<AgentRecord> {
@@ -59,7 +85,11 @@ export async function getAgent(sql: Sql | Tx, projectId: string, id: string): Pr
   return presentAgent(row);
 }
 
-export async function listAgents(sql: Sql, projectId: string, q: ListQuery): Promise<{ agents: AgentRecord[]; next_cursor: string | null }> {
+export async function listAgents(
+  sql: Sql,
+  projectId: string,
+  q: ListQuery,
+): Promise<{ agents: AgentRecord[]; next_cursor: string | null }> {
   const rows = await sql<AgentRow[]>`
     select * from agents where project_id = ${projectId}
       ${q.status ? sql`and status = ${q.status}` : sql``}
@@ -76,7 +106,14 @@ async function lockAgent(tx: Tx, projectId: string, id: string): Promise<AgentRo
   return row;
 }
 
-async function applyTransition(tx: Tx, projectId: string, row: AgentRow, operation: AgentOperation, reason: string | null, actor: Actor): Promise<AgentRow> {
+async function applyTransition(
+  tx: Tx,
+  projectId: string,
+  row: AgentRow,
+  operation: AgentOperation,
+  reason: string | null,
+  actor: Actor,
+): Promise<AgentRow> {
   const to = nextStatus(row.status, operation);
   if (to === null) {
     throw new GatewayError('agent_transition_invalid', `Cannot ${operation} an agent in status ${row.status}.`);
@@ -90,8 +127,17 @@ async function applyTransition(tx: Tx, projectId: string, row: AgentRow, operati
   return updated!;
 }
 
-export async function transitionAgent(sql: Sql, projectId: string, id: string, operation: AgentOperation, reason: string | null, actor: Actor): Promise<AgentRecord> {
-  return sql.begin(async (tx) => presentAgent(await applyTransition(tx, projectId, await lockAgent(tx, projectId, id), operation, reason, actor)));
+export async function transitionAgent(
+  sql: Sql,
+  projectId: string,
+  id: string,
+  operation: AgentOperation,
+  reason: string | null,
+  actor: Actor,
+): Promise<AgentRecord> {
+  return sql.begin(async (tx) =>
+    presentAgent(await applyTransition(tx, projectId, await lockAgent(tx, projectId, id), operation, reason, actor)),
+  );
 }
 
 /**
@@ -111,9 +157,15 @@ export async function updateAgent(sql: Sql, projectId: string, id: string, patch
     if (suspendedReason !== undefined && row.status === 'SUSPENDED') values.suspended_reason = suspendedReason;
     if (Object.keys(values).length === 0) return presentAgent(row);
     const [updated] = await tx<AgentRow[]>`update agents set ${tx(values)}, updated_at = now() where id = ${id} returning *`;
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'agent.update', activity: 'update', targetType: 'agent', targetId: id, details: { fields: Object.keys(values).sort() },
-    })]);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: 'agent.update',
+        activity: 'update',
+        targetType: 'agent',
+        targetId: id,
+        details: { fields: Object.keys(values).sort() },
+      }),
+    ]);
     return presentAgent(updated!);
   });
 }

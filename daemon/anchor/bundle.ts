@@ -75,8 +75,17 @@ export async function readAnchorSections(sql: Sql | Tx, coverage: Coverage): Pro
     join checkpoints c on c.project_id = l.project_id and c.tree_size = l.tree_size
     where l.epoch = ${coverage.epoch} order by l.leaf_index`;
   const stored: StoredEpoch = {
-    epoch: coverage.epoch, root: row!.root, leafCount: row!.leaf_count, chainId: coverage.chainId,
-    state: row!.state, txHash: coverage.txHash, blockNumber: coverage.blockNumber,
+    epoch: coverage.epoch,
+    root: row!.root,
+    leafCount: row!.leaf_count,
+    chainId: coverage.chainId,
+    state: row!.state,
+    txHash: coverage.txHash,
+    blockNumber: coverage.blockNumber,
   };
-  return anchorSections(stored, leaves.map((l) => ({ leafIndex: l.leaf_index, note: l.note })), coverage.leafIndex);
+  return anchorSections(
+    stored,
+    leaves.map((l) => ({ leafIndex: l.leaf_index, note: l.note })),
+    coverage.leafIndex,
+  );
 }

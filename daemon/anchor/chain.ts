@@ -4,8 +4,18 @@
 // chain object of its own. Errors come back as short sentences without the endpoint's URL (it may
 // carry a provider's API key).
 import {
-  BaseError, createPublicClient, createWalletClient, defineChain, http, HttpRequestError, keccak256, RpcRequestError,
-  TimeoutError, TransactionReceiptNotFoundError, type Chain, type Hex,
+  BaseError,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  HttpRequestError,
+  keccak256,
+  RpcRequestError,
+  TimeoutError,
+  TransactionReceiptNotFoundError,
+  type Chain,
+  type Hex,
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { flare, flareTestnet } from 'viem/chains';
@@ -52,7 +62,8 @@ export function chainFor(chainId: number, rpcUrl: string): Chain {
   if (chainId === flare.id) return flare;
   if (chainId === flareTestnet.id) return flareTestnet;
   return defineChain({
-    id: chainId, name: `EVM chain ${chainId}`,
+    id: chainId,
+    name: `EVM chain ${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
@@ -79,8 +90,17 @@ export function createChainClient(rpcUrl: string, chainId: number, account: Priv
       // The chain id is asserted against the node by the worker before it signs, so it is not
       // fetched again here (chain: null); the signed transaction still carries chain.id.
       const raw = await wallet.signTransaction({
-        account, chain: null, chainId: chain.id, type: 'eip1559', to: address, value: 0n, data: tx.data,
-        nonce: tx.nonce, gas: tx.gas, maxFeePerGas: tx.fees.maxFeePerGas, maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+        account,
+        chain: null,
+        chainId: chain.id,
+        type: 'eip1559',
+        to: address,
+        value: 0n,
+        data: tx.data,
+        nonce: tx.nonce,
+        gas: tx.gas,
+        maxFeePerGas: tx.fees.maxFeePerGas,
+        maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
       } as Parameters<typeof wallet.signTransaction>[0]);
       return { raw, hash: keccak256(raw) };
     },
@@ -110,7 +130,7 @@ function describeChainError(err: unknown): string {
   if (!(err instanceof BaseError)) return err instanceof Error ? err.message : String(err);
   if (err.walk((e) => e instanceof TimeoutError)) return `the node did not answer within ${RPC_TIMEOUT_MS / 1000} s`;
   const httpErr = err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null;
-  if (httpErr) return `the node is unreachable (${httpErr.status ? `HTTP ${httpErr.status}` : (httpErr.details || 'no answer')})`;
+  if (httpErr) return `the node is unreachable (${httpErr.status ? `HTTP ${httpErr.status}` : httpErr.details || 'no answer'})`;
   const rpcErr = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
   if (rpcErr) return `the node refused the request: ${rpcErr.details || rpcErr.shortMessage}`;
   return err.shortMessage || err.message.split('\n')[0]!;

@@ -15,12 +15,21 @@ export interface Coverage {
 }
 
 interface CoverageRow {
-  epoch: string; leaf_index: number; tree_size: string; chain_id: string; tx_hash: string; block_number: string | null;
+  epoch: string;
+  leaf_index: number;
+  tree_size: string;
+  chain_id: string;
+  tx_hash: string;
+  block_number: string | null;
 }
 
 const toCoverage = (r: CoverageRow): Coverage => ({
-  epoch: Number(r.epoch), leafIndex: r.leaf_index, treeSize: Number(r.tree_size), chainId: Number(r.chain_id),
-  txHash: r.tx_hash, blockNumber: r.block_number === null ? null : Number(r.block_number),
+  epoch: Number(r.epoch),
+  leafIndex: r.leaf_index,
+  treeSize: Number(r.tree_size),
+  chainId: Number(r.chain_id),
+  txHash: r.tx_hash,
+  blockNumber: r.block_number === null ? null : Number(r.block_number),
 });
 
 /** The anchor covering one trace, or null while none does. */

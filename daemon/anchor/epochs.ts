@@ -26,15 +26,24 @@ export interface EpochRow {
   anchored_at: Date | null;
 }
 
-
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export function epochJson(r: EpochRow): EpochJson {
   return {
-    epoch: Number(r.epoch), state: r.state, root: `0x${r.root.toString('hex')}`, leaf_count: r.leaf_count, chain_id: Number(r.chain_id),
-    tx_hash: r.tx_hash, tx_hashes: r.tx_hashes, block_number: r.block_number === null ? null : Number(r.block_number),
-    block_time: iso(r.block_time), attempts: r.attempts, last_error: r.last_error,
-    created_at: r.created_at.toISOString(), submitted_at: iso(r.submitted_at), anchored_at: iso(r.anchored_at),
+    epoch: Number(r.epoch),
+    state: r.state,
+    root: `0x${r.root.toString('hex')}`,
+    leaf_count: r.leaf_count,
+    chain_id: Number(r.chain_id),
+    tx_hash: r.tx_hash,
+    tx_hashes: r.tx_hashes,
+    block_number: r.block_number === null ? null : Number(r.block_number),
+    block_time: iso(r.block_time),
+    attempts: r.attempts,
+    last_error: r.last_error,
+    created_at: r.created_at.toISOString(),
+    submitted_at: iso(r.submitted_at),
+    anchored_at: iso(r.anchored_at),
   };
 }
 
@@ -58,7 +67,12 @@ export async function lastAnchored(sql: Sql): Promise<EpochRow | null> {
 }
 
 /** A transaction was sent (or may have been: no answer); recorded before waiting for its receipt. */
-export async function recordSent(sql: Sql, epoch: string, tx: { hash: string; from: string; nonce: number; fees: Fees }, maybeError: string | null): Promise<EpochRow> {
+export async function recordSent(
+  sql: Sql,
+  epoch: string,
+  tx: { hash: string; from: string; nonce: number; fees: Fees },
+  maybeError: string | null,
+): Promise<EpochRow> {
   const [row] = await sql<EpochRow[]>`
     update anchor_epochs set state = 'SUBMITTED', from_address = ${tx.from}, nonce = ${tx.nonce}, tx_hash = ${tx.hash},
       tx_hashes = array_append(tx_hashes, ${tx.hash}::text), attempts = attempts + 1,

@@ -30,15 +30,26 @@ export interface AnchorService {
  * `account` is the key loaded at start (key.ts), before the database is touched. The chain client
  * (and with it viem) is imported only when this daemon anchors.
  */
-export async function createAnchorService(config: AnchorConfig | null, account: PrivateKeyAccount | null, sql: Sql, log: Logger): Promise<AnchorService> {
+export async function createAnchorService(
+  config: AnchorConfig | null,
+  account: PrivateKeyAccount | null,
+  sql: Sql,
+  log: Logger,
+): Promise<AnchorService> {
   if (!config || !account) {
     return { settings: null, runNow: async () => ({ ran: false, epoch: null }), start() {}, async stop() {} };
   }
   const { createChainClient } = await import('./chain.js');
   const aborter = new AbortController();
   const ctx: SubmitContext = {
-    sql, chain: createChainClient(config.rpcUrl, config.chainId, account), address: account.address, chainId: config.chainId,
-    maxAttempts: config.maxAttempts, receiptTimeoutMs: config.receiptTimeoutMs, signal: aborter.signal, log: log.child({ subsystem: 'anchor' }),
+    sql,
+    chain: createChainClient(config.rpcUrl, config.chainId, account),
+    address: account.address,
+    chainId: config.chainId,
+    maxAttempts: config.maxAttempts,
+    receiptTimeoutMs: config.receiptTimeoutMs,
+    signal: aborter.signal,
+    log: log.child({ subsystem: 'anchor' }),
   };
   const run = async (wait: boolean): Promise<AnchorRun> => {
     const done = await withAnchorLock(sql, wait, async () => ({ epoch: await runCycle(ctx) }));

@@ -38,7 +38,12 @@ export async function anchorHealth(sql: Sql, settings: AnchorSettings | null): P
 }
 
 export async function anchorStatus(sql: Sql, settings: AnchorSettings | null): Promise<AnchorStatus> {
-  const [health, last, open, recent] = await Promise.all([anchorHealth(sql, settings), lastAnchored(sql), openEpochs(sql), recentEpochs(sql, 10)]);
+  const [health, last, open, recent] = await Promise.all([
+    anchorHealth(sql, settings),
+    lastAnchored(sql),
+    openEpochs(sql),
+    recentEpochs(sql, 10),
+  ]);
   return {
     configured: settings !== null,
     chain_id: settings?.chainId ?? null,

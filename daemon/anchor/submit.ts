@@ -36,10 +36,13 @@ export async function advanceEpoch(ctx: SubmitContext, epoch: EpochRow): Promise
 
 async function advance(ctx: SubmitContext, epoch: EpochRow): Promise<EpochRow> {
   if (Number(epoch.chain_id) !== ctx.chainId) {
-    throw new Error(`epoch ${epoch.epoch} was built for chain ${epoch.chain_id}; this daemon anchors on chain ${ctx.chainId}; nothing sent`);
+    throw new Error(
+      `epoch ${epoch.epoch} was built for chain ${epoch.chain_id}; this daemon anchors on chain ${ctx.chainId}; nothing sent`,
+    );
   }
   const nodeChain = await ctx.chain.chainId();
-  if (nodeChain !== ctx.chainId) throw new Error(`the node reports chain id ${nodeChain} but GATEWAY_ANCHOR_CHAIN_ID is ${ctx.chainId}; nothing sent`);
+  if (nodeChain !== ctx.chainId)
+    throw new Error(`the node reports chain id ${nodeChain} but GATEWAY_ANCHOR_CHAIN_ID is ${ctx.chainId}; nothing sent`);
   const mined = await findReceipt(ctx, epoch.tx_hashes);
   if (mined) return settle(ctx, epoch, mined);
   let current = epoch;
@@ -62,13 +65,21 @@ const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 function replacementFees(epoch: EpochRow, estimate: Fees): Fees {
   const priority = max(raised(BigInt(epoch.max_priority_fee_per_gas ?? '0')), estimate.maxPriorityFeePerGas);
-  return { maxPriorityFeePerGas: priority, maxFeePerGas: max(max(raised(BigInt(epoch.max_fee_per_gas ?? '0')), estimate.maxFeePerGas), priority) };
+  return {
+    maxPriorityFeePerGas: priority,
+    maxFeePerGas: max(max(raised(BigInt(epoch.max_fee_per_gas ?? '0')), estimate.maxFeePerGas), priority),
+  };
 }
 
 /** Signs and sends one transaction: a replacement while the epoch's nonce is still open, else a fresh nonce. */
 async function sendOnce(ctx: SubmitContext, epoch: EpochRow): Promise<{ epoch: EpochRow } | { receipt: Receipt }> {
   const data = encodeAnchorCalldata({ epoch: BigInt(epoch.epoch), root: epoch.root });
-  const [latest, pending, estimate, gas] = await Promise.all([ctx.chain.nonce('latest'), ctx.chain.nonce('pending'), ctx.chain.fees(), ctx.chain.estimateGas(data)]);
+  const [latest, pending, estimate, gas] = await Promise.all([
+    ctx.chain.nonce('latest'),
+    ctx.chain.nonce('pending'),
+    ctx.chain.fees(),
+    ctx.chain.estimateGas(data),
+  ]);
   const replacing = epoch.nonce !== null && latest <= Number(epoch.nonce);
   if (epoch.nonce !== null && !replacing) {
     // The nonce was used meanwhile: by one of ours (mined since the last look) or by another sender.
@@ -79,7 +90,9 @@ async function sendOnce(ctx: SubmitContext, epoch: EpochRow): Promise<{ epoch: E
   const fees = replacing ? replacementFees(epoch, estimate) : estimate;
   const balance = await ctx.chain.balance();
   if (balance < gas * fees.maxFeePerGas) {
-    throw new Error(`insufficient funds: ${ctx.address} holds ${balance} wei; one anchor transaction needs up to ${gas * fees.maxFeePerGas} wei (gas ${gas} x max fee ${fees.maxFeePerGas} wei); fund the address`);
+    throw new Error(
+      `insufficient funds: ${ctx.address} holds ${balance} wei; one anchor transaction needs up to ${gas * fees.maxFeePerGas} wei (gas ${gas} x max fee ${fees.maxFeePerGas} wei); fund the address`,
+    );
   }
   const { raw, hash } = await ctx.chain.sign({ nonce, gas, fees, data });
   const tx = { hash, from: ctx.address, nonce, fees };
@@ -87,7 +100,8 @@ async function sendOnce(ctx: SubmitContext, epoch: EpochRow): Promise<{ epoch: E
     await ctx.chain.sendRaw(raw);
   } catch (err) {
     // No answer: the node may have taken it, so it is recorded as sent and its receipt looked for.
-    if (ctx.chain.isTransportError(err)) return { epoch: await recordSent(ctx.sql, epoch.epoch, tx, `sent without confirmation: ${ctx.chain.describeError(err)}`) };
+    if (ctx.chain.isTransportError(err))
+      return { epoch: await recordSent(ctx.sql, epoch.epoch, tx, `sent without confirmation: ${ctx.chain.describeError(err)}`) };
     throw err;
   }
   ctx.log.info({ epoch: Number(epoch.epoch), hash, nonce, replacement: replacing }, 'anchor transaction sent');
@@ -118,7 +132,11 @@ async function waitForReceipt(ctx: SubmitContext, hashes: readonly string[]): Pr
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const done = (): void => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });

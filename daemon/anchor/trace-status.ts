@@ -13,7 +13,11 @@ export const NOT_ANCHORING: FlareFields = Object.freeze({ flare_status: null, fl
 const PENDING: FlareFields = Object.freeze({ flare_status: 'PENDING', flare_tx_hash: null });
 
 /** The flare fields of the traces of one project with these sequence numbers. */
-export async function flareFieldsOf(sql: Sql, projectId: string, sequenceNums: readonly number[]): Promise<(sequenceNum: number) => FlareFields> {
+export async function flareFieldsOf(
+  sql: Sql,
+  projectId: string,
+  sequenceNums: readonly number[],
+): Promise<(sequenceNum: number) => FlareFields> {
   if (sequenceNums.length === 0) return () => NOT_ANCHORING;
   const [[project], covered] = await Promise.all([
     sql<{ attestation_enabled: boolean }[]>`select attestation_enabled from projects where id = ${projectId}`,

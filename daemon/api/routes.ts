@@ -2,7 +2,7 @@
 // Reading this file answers "who may call what".
 import type { AnchorService } from '../anchor/service.js';
 import type { Route } from '../http/types.js';
-import type { Deps } from './deps.js';
+import type { Deps } from '../deps.js';
 import { agentRoutes } from './v1/agents.js';
 import { anchorRoutes } from './v1/anchor.js';
 import { commandCenterRoutes } from './v1/command-center.js';
@@ -10,6 +10,7 @@ import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
+import { mcpContentRoutes } from './v1/mcp-content.js';
 import type { McpProxy } from './v1/mcp-proxy.js';
 import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { projectRoutes } from './v1/project.js';
@@ -32,6 +33,7 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService)
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
     ...mcpServerRoutes(deps),
+    ...mcpContentRoutes(deps),
     ...mcpCatalogRoutes(deps),
     ...mcpProxy.routes,
     ...commandCenterRoutes(deps),

@@ -6,6 +6,7 @@
 // transaction.
 import { createId } from '@paralleldrive/cuid2';
 import { GatewayError } from '../../shared/errors.js';
+import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
@@ -27,21 +28,44 @@ export interface Approval {
   readonly decided_at: string | null;
   readonly decided_by: string | null;
   readonly comment: string | null;
+  /** What the content policies found in a held call's arguments: types and JSON paths, never values. */
+  readonly findings: readonly Record<string, unknown>[];
 }
 
 interface Row {
-  id: string; kind: 'verify' | 'mcp'; trace_id: string | null; server_id: string | null; tool_name: string | null;
-  agent_id: string | null; arguments_hash: string; status: ApprovalStatus; created_at: Date; expires_at: Date;
-  decided_at: Date | null; decided_by: string | null; comment: string | null;
+  id: string;
+  kind: 'verify' | 'mcp';
+  trace_id: string | null;
+  server_id: string | null;
+  tool_name: string | null;
+  agent_id: string | null;
+  arguments_hash: string;
+  status: ApprovalStatus;
+  created_at: Date;
+  expires_at: Date;
+  decided_at: Date | null;
+  decided_by: string | null;
+  comment: string | null;
+  findings: Record<string, unknown>[] | null;
 }
 
 function present(row: Row, now = new Date()): Approval {
   const expired = row.status === 'PENDING' && row.expires_at <= now;
   return {
-    id: row.id, kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name,
-    agent_id: row.agent_id, arguments_hash: row.arguments_hash, status: expired ? 'EXPIRED' : row.status,
-    created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString(),
-    decided_at: row.decided_at?.toISOString() ?? null, decided_by: row.decided_by, comment: row.comment,
+    id: row.id,
+    kind: row.kind,
+    trace_id: row.trace_id,
+    server_id: row.server_id,
+    tool_name: row.tool_name,
+    agent_id: row.agent_id,
+    arguments_hash: row.arguments_hash,
+    status: expired ? 'EXPIRED' : row.status,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    decided_at: row.decided_at?.toISOString() ?? null,
+    decided_by: row.decided_by,
+    comment: row.comment,
+    findings: row.findings ?? [],
   };
 }
 
@@ -53,19 +77,23 @@ export interface NewApproval {
   readonly agentId?: string | null;
   readonly argumentsHash: string;
   readonly ttlSeconds: number;
+  readonly findings?: readonly Record<string, unknown>[];
 }
 
 export async function createApproval(tx: Tx | Sql, projectId: string, a: NewApproval): Promise<Approval> {
+  assertDatabaseUp(tx); // no approval without the database: refused at once while it is known down
   const [row] = await tx<Row[]>`
-    insert into approvals (id, project_id, kind, trace_id, server_id, tool_name, agent_id, arguments_hash, status, expires_at)
+    insert into approvals (id, project_id, kind, trace_id, server_id, tool_name, agent_id, arguments_hash, status, expires_at, findings)
     values (${createId()}, ${projectId}, ${a.kind}, ${a.traceId ?? null}, ${a.serverId ?? null}, ${a.toolName ?? null},
-            ${a.agentId ?? null}, ${a.argumentsHash}, 'PENDING', now() + ${a.ttlSeconds + ' seconds'}::interval)
+            ${a.agentId ?? null}, ${a.argumentsHash}, 'PENDING', now() + ${a.ttlSeconds + ' seconds'}::interval,
+            ${a.findings && a.findings.length > 0 ? tx.json(a.findings as never) : null})
     returning *`;
   return present(row!);
 }
 
 /** Open approvals held for one agent (the MCP proxy refuses past a threshold). */
 export async function openCountForAgent(sql: Sql | Tx, projectId: string, agentId: string): Promise<number> {
+  assertDatabaseUp(sql); // no approval without the database: refused at once while it is known down
   const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from approvals
     where project_id = ${projectId} and agent_id = ${agentId} and status = 'PENDING' and expires_at > now()`;
@@ -87,7 +115,9 @@ export async function getApproval(sql: Sql | Tx, projectId: string, id: string):
 
 /** The approval a PENDING_APPROVAL verify created, by its trace. */
 export async function approvalOfTrace(sql: Sql, projectId: string, traceId: string): Promise<Approval> {
-  const [row] = await sql<Row[]>`select * from approvals where project_id = ${projectId} and trace_id = ${traceId} order by created_at desc limit 1`;
+  const [row] = await sql<
+    Row[]
+  >`select * from approvals where project_id = ${projectId} and trace_id = ${traceId} order by created_at desc limit 1`;
   if (!row) throw new GatewayError('not_found', 'No approval request for this trace.');
   return present(row);
 }
@@ -96,7 +126,14 @@ export async function approvalOfTrace(sql: Sql, projectId: string, traceId: stri
  * Decides an open approval: only a person (a user token; the route requires Admin) may, once.
  * The decision is a trace (APPROVAL) and an admin-log entry, in the same transaction.
  */
-export async function decideApproval(sql: Sql, projectId: string, id: string, approved: boolean, comment: string | null, actor: Actor): Promise<Approval> {
+export async function decideApproval(
+  sql: Sql,
+  projectId: string,
+  id: string,
+  approved: boolean,
+  comment: string | null,
+  actor: Actor,
+): Promise<Approval> {
   if (!actor.principal?.userId) throw new GatewayError('mcp_release_author_unresolved');
   return sql.begin(async (tx) => {
     const [row] = await tx<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id} for update`;
@@ -106,21 +143,36 @@ export async function decideApproval(sql: Sql, projectId: string, id: string, ap
     const [updated] = await tx<Row[]>`
       update approvals set status = ${status}, decided_at = now(), decided_by = ${actorLabel(actor)}, comment = ${comment}
       where id = ${id} returning *`;
-    await appendTraces(tx, projectId, [{
-      traceType: 'APPROVAL',
-      decision: approved ? 'PASSED' : 'BLOCKED',
-      actionName: approved ? 'approval.approve' : 'approval.deny',
-      reason: `approval ${id} ${approved ? 'approved' : 'denied'} by ${actorLabel(actor)}`,
-      agentId: row.agent_id,
-      content: {
-        approval_id: id, kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name,
-        arguments_hash: row.arguments_hash, approved, comment, decided_by: actorLabel(actor), request_id: actor.requestId,
+    await appendTraces(tx, projectId, [
+      {
+        traceType: 'APPROVAL',
+        decision: approved ? 'PASSED' : 'BLOCKED',
+        actionName: approved ? 'approval.approve' : 'approval.deny',
+        reason: `approval ${id} ${approved ? 'approved' : 'denied'} by ${actorLabel(actor)}`,
+        agentId: row.agent_id,
+        content: {
+          approval_id: id,
+          kind: row.kind,
+          trace_id: row.trace_id,
+          server_id: row.server_id,
+          tool_name: row.tool_name,
+          arguments_hash: row.arguments_hash,
+          approved,
+          comment,
+          decided_by: actorLabel(actor),
+          request_id: actor.requestId,
+        },
       },
-    }]);
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: approved ? 'approval.approve' : 'approval.deny', activity: 'update', targetType: 'approval', targetId: id,
-      details: { kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name },
-    })]);
+    ]);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: approved ? 'approval.approve' : 'approval.deny',
+        activity: 'update',
+        targetType: 'approval',
+        targetId: id,
+        details: { kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name },
+      }),
+    ]);
     return present(updated!);
   });
 }
@@ -163,6 +215,7 @@ export async function consumeMcpApproval(tx: Tx | Sql, projectId: string, id: st
 
 /** One approval, or null when the project has none with this id (the proxy reads what a caller presents). */
 export async function findApproval(sql: Sql | Tx, projectId: string, id: string): Promise<Approval | null> {
+  assertDatabaseUp(sql); // no approval without the database: refused at once while it is known down
   const [row] = await sql<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id}`;
   return row ? present(row) : null;
 }
@@ -179,7 +232,12 @@ export async function listOpenOfKind(sql: Sql, projectId: string, kind: 'verify'
  * Ends (CANCELLED) the MCP approvals of one server or one agent that could still let a call
  * through: open ones (PENDING, unexpired) and approved ones not yet used. The targeted MCP stop.
  */
-export async function endMcpApprovals(tx: Tx, projectId: string, target: { serverId: string } | { agentId: string }, comment: string): Promise<number> {
+export async function endMcpApprovals(
+  tx: Tx,
+  projectId: string,
+  target: { serverId: string } | { agentId: string },
+  comment: string,
+): Promise<number> {
   const where = 'serverId' in target ? tx`server_id = ${target.serverId}` : tx`agent_id = ${target.agentId}`;
   const ended = await tx`
     update approvals set status = 'CANCELLED', decided_at = coalesce(decided_at, now()), decided_by = coalesce(decided_by, 'system'), comment = ${comment}

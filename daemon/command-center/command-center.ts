@@ -6,8 +6,16 @@ import type { Sql } from '../db/connect.js';
 import { stuckEpochsFor } from '../anchor/status.js';
 import { actionItems } from './action-items.js';
 import { contentTypeColor, policyColor } from './colors.js';
-import { agentAndBlockCounts, countBetween, dimCounts, pointCounts, pruneMinuteCounters, type DimCount, type PointCount } from './counter-reads.js';
-import { REQUEST_TYPES } from './counter-keys.js';
+import {
+  agentAndBlockCounts,
+  countBetween,
+  dimCounts,
+  pointCounts,
+  pruneMinuteCounters,
+  type DimCount,
+  type PointCount,
+} from './counter-reads.js';
+import { REQUEST_TYPES } from '../ledger/counters.js';
 import { ALLOW, anomalies, BLOCK, costsAndContract, FLAG, governanceScore, INTERCEPTED, kpi, provable } from './formulas.js';
 import { liveFeed } from './live-feed.js';
 import { rollUp, type Rolled } from './rollups.js';
@@ -19,7 +27,15 @@ const TOP_AGENTS = 5;
 const MINUTE_COUNTERS_KEPT_MS = 2 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-interface Totals { traces: number; interceptions: number; allow: number; block: number; flag: number; toolCalls: number; toolBlocked: number }
+interface Totals {
+  traces: number;
+  interceptions: number;
+  allow: number;
+  block: number;
+  flag: number;
+  toolCalls: number;
+  toolBlocked: number;
+}
 
 function emptyTotals(): Totals {
   return { traces: 0, interceptions: 0, allow: 0, block: 0, flag: 0, toolCalls: 0, toolBlocked: 0 };
@@ -38,11 +54,20 @@ function addTo(t: Totals, c: PointCount): void {
 }
 
 function timelineOf(w: Window, counts: readonly PointCount[]): { timeline: TimelinePoint[]; current: Totals; previous: Totals } {
-  const timeline: TimelinePoint[] = Array.from({ length: w.points }, (_, i) => ({ ...pointLabel(w, i), allow: 0, block: 0, flag: 0, total: 0 }));
+  const timeline: TimelinePoint[] = Array.from({ length: w.points }, (_, i) => ({
+    ...pointLabel(w, i),
+    allow: 0,
+    block: 0,
+    flag: 0,
+    total: 0,
+  }));
   const current = emptyTotals();
   const previous = emptyTotals();
   for (const c of counts) {
-    if (c.point < 0) { addTo(previous, c); continue; }
+    if (c.point < 0) {
+      addTo(previous, c);
+      continue;
+    }
     const p = timeline[c.point];
     if (!p) continue;
     addTo(current, c);
@@ -60,7 +85,8 @@ function sumByKey(dims: readonly DimCount[], dim: DimCount['dim'], pick: (d: Dim
   return out;
 }
 
-const byCount = <T>(m: Map<string, T>, n: (v: T) => number): [string, T][] => [...m].sort((a, b) => n(b[1]) - n(a[1]) || a[0].localeCompare(b[0]));
+const byCount = <T>(m: Map<string, T>, n: (v: T) => number): [string, T][] =>
+  [...m].sort((a, b) => n(b[1]) - n(a[1]) || a[0].localeCompare(b[0]));
 
 const lastPrune = new Map<string, number>();
 
@@ -103,11 +129,17 @@ async function readAll(sql: Sql, projectId: string, w: Window, now: Date, rolled
 async function agentsPart(sql: Sql, projectId: string, r: Reads, baselineHours: number): Promise<CommandCenter['agents']> {
   const requests = sumByKey(r.dims, 'agent');
   const blocked = sumByKey(r.dims, 'agent', (d) => d.decision === 'BLOCKED');
-  const topIds = byCount(requests, (n) => n).slice(0, TOP_AGENTS).map(([id]) => id);
+  const topIds = byCount(requests, (n) => n)
+    .slice(0, TOP_AGENTS)
+    .map(([id]) => id);
   const names = await agentNames(sql, projectId, [...new Set([...topIds, ...[...r.recent.keys()].filter((k) => k !== '')])]);
   const all = [...requests.values()].reduce((a, b) => a + b, 0);
   const topAgents: TopAgent[] = topIds.map((id) => ({
-    id, name: names.get(id)?.name ?? null, status: names.get(id)?.status ?? null, requests: requests.get(id)!, blocked: blocked.get(id) ?? 0,
+    id,
+    name: names.get(id)?.name ?? null,
+    status: names.get(id)?.status ?? null,
+    requests: requests.get(id)!,
+    blocked: blocked.get(id) ?? 0,
     share_percent: all > 0 ? Math.round((requests.get(id)! / all) * 1000) / 10 : 0,
   }));
   const found = anomalies(r.recent, r.baseline, baselineHours, new Map([...names].map(([id, a]) => [id, a.name])));
@@ -117,9 +149,13 @@ async function agentsPart(sql: Sql, projectId: string, r: Reads, baselineHours: 
 function kpisPart(current: Totals, previous: Totals, state: State): CommandCenter['kpis'] {
   const proofs = provable(current.traces, previous.traces, Math.max(0, state.ledger.head - state.ledger.covered));
   const score = governanceScore({
-    allow: current.allow, block: current.block, flag: current.flag,
-    agentsConsidered: state.work.agents_total - state.work.agents_retired, agentsUnsettled: state.work.agents_pending + state.work.agents_suspended,
-    serversTotal: state.mcp.servers_total, serversWithFindings: state.work.servers_with_findings,
+    allow: current.allow,
+    block: current.block,
+    flag: current.flag,
+    agentsConsidered: state.work.agents_total - state.work.agents_retired,
+    agentsUnsettled: state.work.agents_pending + state.work.agents_suspended,
+    serversTotal: state.mcp.servers_total,
+    serversWithFindings: state.work.servers_with_findings,
   });
   return {
     governance_score: score.score,
@@ -132,22 +168,38 @@ function kpisPart(current: Totals, previous: Totals, state: State): CommandCente
 
 function mcpPart(current: Totals, state: State): CommandCenter['mcp'] {
   return {
-    tool_calls: current.toolCalls, blocked: current.toolBlocked,
-    servers_total: state.mcp.servers_total, servers_active: state.mcp.servers_active, servers_scan_failed: state.mcp.servers_scan_failed,
-    pending_approvals: state.work.approvals_open_mcp, poisoning_suspects: state.mcp.poisoning_suspects,
+    tool_calls: current.toolCalls,
+    blocked: current.toolBlocked,
+    servers_total: state.mcp.servers_total,
+    servers_active: state.mcp.servers_active,
+    servers_scan_failed: state.mcp.servers_scan_failed,
+    pending_approvals: state.work.approvals_open_mcp,
+    poisoning_suspects: state.mcp.poisoning_suspects,
   };
 }
 
 function actionsPart(state: State, anomalyCount: number, anchorEpochsStuck: number): CommandCenter['action_items'] {
   return actionItems({
-    serversScanFailed: state.mcp.servers_scan_failed, scanFailed: state.scanFailed, poisoningSuspects: state.mcp.poisoning_suspects,
-    toolsChanged: state.work.tools_changed, approvalsOpen: state.work.approvals_open, agentsPending: state.work.agents_pending,
-    serversPending: state.work.servers_pending, anomalies: anomalyCount, anchorEpochsStuck,
+    serversScanFailed: state.mcp.servers_scan_failed,
+    scanFailed: state.scanFailed,
+    poisoningSuspects: state.mcp.poisoning_suspects,
+    toolsChanged: state.work.tools_changed,
+    approvalsOpen: state.work.approvals_open,
+    agentsPending: state.work.agents_pending,
+    serversPending: state.work.servers_pending,
+    anomalies: anomalyCount,
+    anchorEpochsStuck,
   });
 }
 
 /** The command center of `projectId` over `range`, as seen at `now` (tests look from later to see deltas). */
-export async function commandCenter(sql: Sql, projectId: string, range: CcRange, now = new Date(), onError: (err: unknown) => void = () => {}): Promise<CommandCenter> {
+export async function commandCenter(
+  sql: Sql,
+  projectId: string,
+  range: CcRange,
+  now = new Date(),
+  onError: (err: unknown) => void = () => {},
+): Promise<CommandCenter> {
   const w = windowOf(range, now);
   // Maintenance follows the wall clock, whatever `now` the caller views the counters at.
   const rolled = await rollUp(sql, projectId, new Date());
@@ -163,7 +215,8 @@ export async function commandCenter(sql: Sql, projectId: string, range: CcRange,
     window: { start: w.start.toISOString(), end: w.end.toISOString(), previous_start: w.previousStart.toISOString() },
     kpis: kpisPart(current, previous, r.state),
     timeline,
-    top_policies: byCount(sumByKey(r.dims, 'policy'), (n) => n).slice(0, TOP_POLICIES)
+    top_policies: byCount(sumByKey(r.dims, 'policy'), (n) => n)
+      .slice(0, TOP_POLICIES)
       .map(([name, hits]) => ({ name, hits, color: policyColor(name, r.state.policyActions.get(name)) })),
     agents,
     mcp: mcpPart(current, r.state),
@@ -171,6 +224,10 @@ export async function commandCenter(sql: Sql, projectId: string, range: CcRange,
     contract: money.contract,
     live_feed: r.feed,
     action_items: actionsPart(r.state, agents.anomalies.length, anchorStuck),
-    content_types: byCount(sumByKey(r.dims, 'content_type'), (n) => n).map(([contentType, count]) => ({ content_type: contentType, count, color: contentTypeColor(contentType) })),
+    content_types: byCount(sumByKey(r.dims, 'content_type'), (n) => n).map(([contentType, count]) => ({
+      content_type: contentType,
+      count,
+      color: contentTypeColor(contentType),
+    })),
   };
 }

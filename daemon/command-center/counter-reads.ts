@@ -3,15 +3,33 @@
 // buckets and distinct keys in the range, never with the number of traces. A range is read from the
 // coarsest rows that cover it exactly (rollups.ts: days, then hours, then minutes).
 import type { Sql } from '../db/connect.js';
-import type { CounterDim, Grain } from './counter-keys.js';
+import type { CounterDim, Grain } from '../ledger/counters.js';
 import { segmentCondition, segments, type Rolled } from './rollups.js';
 import type { Window } from './windows.js';
 
 /** Totals of one timeline point (index 0..points-1; negative indexes are the previous window). */
-export interface PointCount { readonly point: number; readonly traceType: string; readonly decision: string; readonly n: number }
-export interface DimCount { readonly dim: CounterDim; readonly traceType: string; readonly decision: string; readonly key: string; readonly n: number }
+export interface PointCount {
+  readonly point: number;
+  readonly traceType: string;
+  readonly decision: string;
+  readonly n: number;
+}
+export interface DimCount {
+  readonly dim: CounterDim;
+  readonly traceType: string;
+  readonly decision: string;
+  readonly key: string;
+  readonly n: number;
+}
 
-interface Raw { point?: number; dim?: CounterDim; trace_type: string; decision: string; key?: string; n: string }
+interface Raw {
+  point?: number;
+  dim?: CounterDim;
+  trace_type: string;
+  decision: string;
+  key?: string;
+  n: string;
+}
 
 const inRange = (sql: Sql, from: Date, to: Date, rolled: Rolled, coarsest: Grain) =>
   segmentCondition(sql, segments(from.getTime(), to.getTime(), rolled, coarsest));
@@ -37,7 +55,14 @@ export async function dimCounts(sql: Sql, projectId: string, w: Window, rolled: 
 }
 
 /** Traces of the given types in [since, until). */
-export async function countBetween(sql: Sql, projectId: string, since: Date, until: Date, traceTypes: readonly string[], rolled: Rolled): Promise<number> {
+export async function countBetween(
+  sql: Sql,
+  projectId: string,
+  since: Date,
+  until: Date,
+  traceTypes: readonly string[],
+  rolled: Rolled,
+): Promise<number> {
   const [row] = await sql<{ n: string | null }[]>`
     select sum(count)::text as n from trace_counts
     where project_id = ${projectId} and dim = 'total' and (${inRange(sql, since, until, rolled, 'day')})
@@ -47,7 +72,12 @@ export async function countBetween(sql: Sql, projectId: string, since: Date, unt
 
 /** Requests per agent, and '' for BLOCKED requests (of the given trace types) of anyone, in [from, to). */
 export async function agentAndBlockCounts(
-  sql: Sql, projectId: string, from: Date, to: Date, traceTypes: readonly string[], rolled: Rolled,
+  sql: Sql,
+  projectId: string,
+  from: Date,
+  to: Date,
+  traceTypes: readonly string[],
+  rolled: Rolled,
 ): Promise<Map<string, number>> {
   const rows = await sql<{ key: string; n: string }[]>`
     select case when dim = 'agent' then key else '' end as key, sum(count)::text as n

@@ -37,7 +37,10 @@ export function governanceScore(i: ScoreInputs): { score: number; components: { 
   const agents = share(i.agentsUnsettled, i.agentsConsidered);
   const mcp = share(i.serversWithFindings, i.serversTotal);
   const pct = (x: number): number => Math.round(x * 100);
-  return { score: Math.round(100 * (0.4 * traffic + 0.3 * agents + 0.3 * mcp)), components: { traffic: pct(traffic), agents: pct(agents), mcp: pct(mcp) } };
+  return {
+    score: Math.round(100 * (0.4 * traffic + 0.3 * agents + 0.3 * mcp)),
+    components: { traffic: pct(traffic), agents: pct(agents), mcp: pct(mcp) },
+  };
 }
 
 export const SPIKE_RATIO = 3;
@@ -52,7 +55,12 @@ const isSpike = (recent: number, baseline: number, min: number): boolean => rece
  * days before (and at least 20), and a burst of blocks by the same rule (at least 10). `recent` and
  * `baseline` map agent ids to counts, and '' to BLOCKED traces.
  */
-export function anomalies(recent: ReadonlyMap<string, number>, baseline: ReadonlyMap<string, number>, baselineHours: number, names: ReadonlyMap<string, string>): Anomaly[] {
+export function anomalies(
+  recent: ReadonlyMap<string, number>,
+  baseline: ReadonlyMap<string, number>,
+  baselineHours: number,
+  names: ReadonlyMap<string, string>,
+): Anomaly[] {
   const out: Anomaly[] = [];
   const perHour = (key: string): number => Math.round(((baseline.get(key) ?? 0) / baselineHours) * 100) / 100;
   const blocks = recent.get('') ?? 0;
@@ -62,7 +70,14 @@ export function anomalies(recent: ReadonlyMap<string, number>, baseline: Readonl
   const spikes: Extract<Anomaly, { type: 'agent_request_spike' }>[] = [];
   for (const [agentId, n] of recent) {
     if (agentId === '' || !isSpike(n, perHour(agentId), AGENT_SPIKE_MIN)) continue;
-    spikes.push({ type: 'agent_request_spike', agent_id: agentId, name: names.get(agentId) ?? null, requests_last_hour: n, baseline_per_hour: perHour(agentId), ratio: ratio(n, perHour(agentId)) });
+    spikes.push({
+      type: 'agent_request_spike',
+      agent_id: agentId,
+      name: names.get(agentId) ?? null,
+      requests_last_hour: n,
+      baseline_per_hour: perHour(agentId),
+      ratio: ratio(n, perHour(agentId)),
+    });
   }
   spikes.sort((a, b) => b.requests_last_hour - a.requests_last_hour);
   return [...out, ...spikes.slice(0, 20)];
@@ -85,8 +100,12 @@ export function costsAndContract(plan: Plan, used: number, dayOfMonth: number, p
       total_estimate_eur: total,
     },
     contract: {
-      tier: plan.tier, period_start: periodStart.toISOString(), included_requests: plan.included_requests,
-      used_requests: used, utilization_percent: utilization, overage,
+      tier: plan.tier,
+      period_start: periodStart.toISOString(),
+      included_requests: plan.included_requests,
+      used_requests: used,
+      utilization_percent: utilization,
+      overage,
     },
   };
 }

@@ -9,8 +9,17 @@ export const LIVE_FEED_SIZE = 20;
 const DISPLAY_MAX = 240;
 
 interface Row {
-  id: string; sequence_num: string; created_at: Date; trace_type: string; decision: string; reason: string | null;
-  action_name: string | null; environment: string; agent_id: string | null; has_content: boolean; display: string | null;
+  id: string;
+  sequence_num: string;
+  created_at: Date;
+  trace_type: string;
+  decision: string;
+  reason: string | null;
+  action_name: string | null;
+  environment: string;
+  agent_id: string | null;
+  has_content: boolean;
+  display: string | null;
 }
 
 function clip(text: string): string {
@@ -30,9 +39,17 @@ export async function liveFeed(sql: Sql, projectId: string, size = LIVE_FEED_SIZ
   return rows.map((r) => {
     const view = contentView(r.decision, r.has_content ? (r.display === null ? {} : { display: r.display }) : null);
     return {
-      id: r.id, sequence_num: Number(r.sequence_num), timestamp: r.created_at.toISOString(), trace_type: r.trace_type,
-      decision: r.decision, reason: r.reason, action_name: r.action_name, agent_id: r.agent_id, environment: r.environment,
-      display_content: clip(view.display_content), content_state: view.content_state,
+      id: r.id,
+      sequence_num: Number(r.sequence_num),
+      timestamp: r.created_at.toISOString(),
+      trace_type: r.trace_type,
+      decision: r.decision,
+      reason: r.reason,
+      action_name: r.action_name,
+      agent_id: r.agent_id,
+      environment: r.environment,
+      display_content: clip(view.display_content),
+      content_state: view.content_state,
     };
   });
 }

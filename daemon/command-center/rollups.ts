@@ -7,7 +7,7 @@
 // that. Rolled up on demand by the command center's read; a racing second rollup inserts nothing.
 import type { PendingQuery, Row } from 'postgres';
 import type { Sql, Tx } from '../db/connect.js';
-import { GRAIN_MS, type Grain } from './counter-keys.js';
+import { GRAIN_MS, type Grain } from '../ledger/counters.js';
 
 export const ROLLUP_MARGIN_MS = 10 * 60_000;
 
@@ -69,9 +69,14 @@ export interface Segment {
 function hourSegments(from: number, to: number, rolled: Rolled, coarsest: Grain): Segment[] {
   const a = ceil(from, GRAIN_MS.hour);
   const b = Math.min(floor(to, GRAIN_MS.hour), rolled.hours);
-  const parts: Segment[] = coarsest === 'minute' || a >= b
-    ? [{ grain: 'minute', from, to }]
-    : [{ grain: 'minute', from, to: a }, { grain: 'hour', from: a, to: b }, { grain: 'minute', from: b, to }];
+  const parts: Segment[] =
+    coarsest === 'minute' || a >= b
+      ? [{ grain: 'minute', from, to }]
+      : [
+          { grain: 'minute', from, to: a },
+          { grain: 'hour', from: a, to: b },
+          { grain: 'minute', from: b, to },
+        ];
   return parts.filter((s) => s.from < s.to);
 }
 
@@ -90,6 +95,7 @@ export function segments(from: number, to: number, rolled: Rolled, coarsest: Gra
 /** The bucket condition selecting `segs`. */
 export function segmentCondition(sql: Sql, segs: readonly Segment[]): PendingQuery<Row[]> {
   if (segs.length === 0) return sql`false`;
-  return segs.map((s) => sql`(grain = ${s.grain} and bucket >= ${iso(s.from)} and bucket < ${iso(s.to)})`)
+  return segs
+    .map((s) => sql`(grain = ${s.grain} and bucket >= ${iso(s.from)} and bucket < ${iso(s.to)})`)
     .reduce((acc, next) => sql`${acc} or ${next}`);
 }

@@ -1,7 +1,7 @@
 // What the command center reads besides the counters: the current state of small tables (agents,
 // approvals, MCP registry, plan, checkpoints). Each query is bounded by an index or a LIMIT.
 import type { Sql } from '../db/connect.js';
-import { mcpCounts, type McpCounts } from '../mcp/servers.js';
+import { mcpCounts, type McpCounts } from '../mcp/servers/registry.js';
 import type { AgentLoad } from '../../shared/command-center-schemas.js';
 
 export interface OpenWork {
@@ -93,12 +93,21 @@ export async function readState(sql: Sql, projectId: string): Promise<State> {
     ledger(sql, projectId),
   ]);
   return {
-    work, mcp, scanFailed: [...scanFailed], distribution: dist, plan: thePlan,
-    policyActions: new Map(policies.map((p) => [p.name, p.action])), ledger: theLedger,
+    work,
+    mcp,
+    scanFailed: [...scanFailed],
+    distribution: dist,
+    plan: thePlan,
+    policyActions: new Map(policies.map((p) => [p.name, p.action])),
+    ledger: theLedger,
   };
 }
 
-export async function agentNames(sql: Sql, projectId: string, ids: readonly string[]): Promise<Map<string, { name: string; status: string }>> {
+export async function agentNames(
+  sql: Sql,
+  projectId: string,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; status: string }>> {
   if (ids.length === 0) return new Map();
   const rows = await sql<{ id: string; name: string; status: string }[]>`
     select id, name, status from agents where project_id = ${projectId} and id = any(${sql.array([...ids])}::text[])`;

@@ -3,7 +3,7 @@
 // number of points just before. A point holds whole counter buckets: `coarsest` is the largest
 // grain of counters its timeline may read.
 import type { CcRange } from '../../shared/command-center-schemas.js';
-import type { Grain } from './counter-keys.js';
+import type { Grain } from '../ledger/counters.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -45,8 +45,14 @@ export function windowOf(range: CcRange, now: Date): Window {
   const end = ms - (ms % spec.pointMs) + spec.pointMs;
   const start = end - spec.points * spec.pointMs;
   return {
-    range, coarsest: spec.coarsest, pointMs: spec.pointMs, points: spec.points,
-    start: new Date(start), end: new Date(end), previousStart: new Date(start - spec.points * spec.pointMs), now,
+    range,
+    coarsest: spec.coarsest,
+    pointMs: spec.pointMs,
+    points: spec.points,
+    start: new Date(start),
+    end: new Date(end),
+    previousStart: new Date(start - spec.points * spec.pointMs),
+    now,
   };
 }
 
@@ -61,11 +67,20 @@ export function anomalyWindows(now: Date): { recentStart: Date; baselineStart: D
   const recentStart = ms - (ms % MINUTE) - 59 * MINUTE;
   const baselineEnd = recentStart - (recentStart % HOUR);
   const baselineHours = 7 * 24;
-  return { recentStart: new Date(recentStart), baselineStart: new Date(baselineEnd - baselineHours * HOUR), baselineEnd: new Date(baselineEnd), baselineHours };
+  return {
+    recentStart: new Date(recentStart),
+    baselineStart: new Date(baselineEnd - baselineHours * HOUR),
+    baselineEnd: new Date(baselineEnd),
+    baselineHours,
+  };
 }
 
 /** The UTC calendar month of `now` up to the end of the current hour: what the contract counts. */
 export function monthOf(now: Date): { start: Date; until: Date; dayOfMonth: number } {
   const ms = now.getTime();
-  return { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), until: new Date(ms - (ms % HOUR) + HOUR), dayOfMonth: now.getUTCDate() };
+  return {
+    start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+    until: new Date(ms - (ms % HOUR) + HOUR),
+    dayOfMonth: now.getUTCDate(),
+  };
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
+import { readOrRecall } from '../state-cache/last-known.js';
 import { isSealed, KeyMismatchError, SecretBox, type Sealed } from './secret-box.js';
 
 const WRAP_PURPOSE = 'gw.raw.key.v1';
@@ -38,11 +39,23 @@ function unwrap(master: SecretBox, id: string, wrapped: Sealed): SecretBox {
   return box;
 }
 
-/** The project's active data key, created on first use (one per project: a unique partial index). */
+/**
+ * The project's active data key, created on first use (one per project: a unique partial index).
+ * Once read, it stays usable while the database is unreachable (last-known.ts), so raw originals
+ * are still sealed then; a daemon that never read it refuses (503) instead of keeping one unsealed.
+ */
 async function activeKey(sql: Sql | Tx, master: SecretBox, projectId: string): Promise<{ id: string; box: SecretBox }> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const [row] = await sql<{ id: string; wrapped: Sealed }[]>`
-      select id, wrapped from raw_keys where project_id = ${projectId} and destroyed_at is null`;
+    const row = await readOrRecall(
+      sql,
+      `raw-key\u0000${projectId}`,
+      async () =>
+        (
+          await sql<{ id: string; wrapped: Sealed }[]>`
+      select id, wrapped from raw_keys where project_id = ${projectId} and destroyed_at is null`
+        )[0] ?? null,
+      (found) => found !== null,
+    );
     if (row) return { id: row.id, box: unwrap(master, row.id, row.wrapped) };
     const wrapped = master.seal(randomBytes(32).toString('base64'), WRAP_PURPOSE);
     await sql`

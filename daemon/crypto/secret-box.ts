@@ -45,7 +45,15 @@ export class SecretBox {
 
 export function isSealed(value: unknown): value is Sealed {
   const v = value as Partial<Sealed> | null;
-  return typeof v === 'object' && v !== null && v.v === 1 && typeof v.kid === 'string' && typeof v.iv === 'string' && typeof v.tag === 'string' && typeof v.data === 'string';
+  return (
+    typeof v === 'object'
+    && v !== null
+    && v.v === 1
+    && typeof v.kid === 'string'
+    && typeof v.iv === 'string'
+    && typeof v.tag === 'string'
+    && typeof v.data === 'string'
+  );
 }
 
 /** GATEWAY_ENCRYPTION_KEY when set, else $GATEWAY_DATA_DIR/encryption.key (created 0600 on first start). */

@@ -10,6 +10,9 @@ export function connect(url: string, options: { max: number; instanceId: string 
     max: options.max,
     idle_timeout: 60,
     connect_timeout: 10,
+    // postgres.js waits up to 20 s before a connection attempt after repeated failures, and a query
+    // waits with it: after an outage the first requests and the dead-letter replay would too.
+    backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1),
     onnotice: () => {},
     connection: { application_name: `gatewayd:${options.instanceId}` },
   }) as unknown as Sql;

@@ -16,10 +16,4 @@ export function sqlState(err: unknown): string | undefined {
   return undefined;
 }
 
-/** True for errors that mean the database cannot be reached at all (connection refused, reset, timeout). */
-export function isConnectionError(err: unknown): boolean {
-  const code = sqlState(err);
-  if (!code) return false;
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED',
-    'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code);
-}
+// Whether an error means the database could not be reached at all is decided in one place: unreachable.ts.

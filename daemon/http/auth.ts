@@ -2,11 +2,13 @@
 // the project emergency stop refuses them (403 project_emergency_stopped), whether their role or
 // credential kind fits the route (403 forbidden).
 import type { IncomingMessage } from 'node:http';
+import { roleAtLeast, type CredentialKind, type Principal, type Role } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 import { hashToken, looksLikeToken, sameHash } from '../project/tokens.js';
 import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
-import { roleAtLeast, type CredentialKind, type Principal, type Role, type Route } from './types.js';
+import { readOrRecall } from '../state-cache/last-known.js';
+import type { Route } from './types.js';
 
 function bearer(req: IncomingMessage): string | null {
   const header = req.headers.authorization;
@@ -26,17 +28,25 @@ interface CredentialRow {
   stopped: boolean;
 }
 
-export async function authenticate(sql: Sql, req: IncomingMessage): Promise<Principal> {
+export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
   const token = bearer(req);
   if (!token || !looksLikeToken(token)) throw new GatewayError('unauthorized');
   const hash = hashToken(token);
   const cache = stateCacheOf(sql);
-  const load = () => credentialOf(sql, hash);
-  const found = cache ? await cache.readCredential(hash.toString('hex'), load) : (await load())?.value ?? null;
+  // While the database is unreachable a credential read recently is still honoured (last-known.ts;
+  // a revocation meanwhile applies once it is back); one never read is refused (503).
+  const load = () =>
+    readOrRecall(
+      sql,
+      `credential\u0000${hash.toString('hex')}`,
+      () => credentialOf(sql, hash),
+      (found) => found !== null,
+    );
+  const found = cache ? await cache.readCredential(hash.toString('hex'), load) : ((await load())?.value ?? null);
   if (!found || !sameHash(found.tokenHash, hash)) throw new GatewayError('unauthorized');
   // A request that may change cached state drops its project's entries before it writes, so the
   // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
-  if (cache && mayWriteState(req.method, req.url)) cache.changed(found.principal.projectId, null);
+  if (cache && mayWriteState(req.method, route)) cache.changed(found.principal.projectId, null);
   return found.principal;
 }
 
@@ -44,7 +54,10 @@ export async function authenticate(sql: Sql, req: IncomingMessage): Promise<Prin
  * The live credential of a token hash, with its project's stop state. Held by the state cache
  * (daemon/state-cache/) under the hash; a revocation or a stop change notifies its project.
  */
-async function credentialOf(sql: Sql, hash: Buffer): Promise<{ projectId: string; value: { tokenHash: Buffer; principal: Principal } } | null> {
+async function credentialOf(
+  sql: Sql,
+  hash: Buffer,
+): Promise<{ projectId: string; value: { tokenHash: Buffer; principal: Principal } } | null> {
   const rows = await sql<CredentialRow[]>`
     select c.id, c.project_id, c.kind, c.role, c.user_id, c.name, c.token_hash, coalesce(s.active, false) as stopped
     from credentials c left join project_stops s on s.project_id = c.project_id

@@ -2,8 +2,10 @@
 // the request id: no stack trace, SQL text or parameters ever reach a client.
 import type { ServerResponse } from 'node:http';
 import { ERRORS, GatewayError, type ErrorBody } from '../../shared/errors.js';
-import { isDatabaseUnreachable, TraceNotPersistedError } from '../ledger/dlq.js';
-import { localizedError } from '../verify/messages.js';
+import { DATABASE } from '../db/availability.js';
+import { isDatabaseUnreachable } from '../db/unreachable.js';
+import { TraceNotPersistedError } from '../ledger/dlq-outcome.js';
+import { localizedError } from './locale.js';
 import type { Reply, RequestContext } from './types.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -30,14 +32,14 @@ export function sendError(res: ServerResponse, ctx: RequestContext, err: unknown
   if (unreachable) ctx.log.warn({ err }, 'database unreachable: refused (fail closed)');
   if (unreachable && ctx.governance && !res.headersSent) {
     // The decision could not be durably recorded: 503 with no body (spec, Verify).
-    const subsystems = err instanceof TraceNotPersistedError ? err.degradedSubsystems.join(',') : '';
+    const subsystems = err instanceof TraceNotPersistedError ? err.degradedSubsystems.join(',') : DATABASE;
     res.setHeader('X-Gateway-Status', 'degraded');
     res.setHeader('X-Gateway-Degraded-Subsystems', subsystems || 'trace_store');
     res.setHeader('X-Gateway-Trace-Persisted', 'none');
     sendJson(res, 503, undefined);
     return 503;
   }
-  const known = err instanceof GatewayError ? err : unreachable ? new GatewayError('service_unavailable') : null;
+  const known = err instanceof GatewayError ? err : unreachable ? new GatewayError('database_unavailable') : null;
   if (!known) ctx.log.error({ err }, 'unexpected error');
   const code = known?.code ?? 'internal_error';
   const english = known?.message ?? ERRORS.internal_error.message;

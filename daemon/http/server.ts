@@ -5,15 +5,20 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import findMyWay from 'find-my-way';
 import { GatewayError } from '../../shared/errors.js';
+import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { RateLimiter } from '../project/rate-limit.js';
 import { mayWriteState } from '../state-cache/cache.js';
-import { pickLocale } from '../verify/messages.js';
 import { governanceHeaders } from './governance-headers.js';
 import { authenticate, authorize } from './auth.js';
+import { pickLocale } from './locale.js';
 import { readJsonBody } from './read-body.js';
+import { parseRequestTarget } from './request-target.js';
+import { checkUrlInput } from './url-input.js';
+import { answerClientErrors } from './client-error.js';
+import { checkOrigin } from './origin.js';
 import { sendError, sendReply } from './respond.js';
 import type { RequestContext, Route } from './types.js';
 
@@ -24,15 +29,20 @@ export interface HttpDeps {
   /** Subsystems running degraded right now (the trace store), for the governance headers. */
   readonly degradedSubsystems: () => readonly string[];
   readonly bodyLimitBytes: number;
+  /** Browser origins served (origin.ts); a request whose Origin is not one is refused. */
+  readonly allowedOrigins?: ReadonlySet<string>;
 }
 
 export interface GatewayServer {
   readonly server: http.Server;
+  /** The route table it serves (the fuzz test walks every route). */
+  readonly routes: readonly Route[];
   inFlight(): number;
   /** Stop accepting, wait for requests in flight up to the deadline, then cut what is left. */
   close(timeoutMs: number): Promise<void>;
 }
 
+const NO_ORIGINS: ReadonlySet<string> = new Set();
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayServer {
@@ -47,7 +57,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     const started = process.hrtime.bigint();
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    const url = parseRequestTarget(req.url);
     const found = router.find(req.method as 'GET', url.pathname);
     const route = found?.store as Route | undefined;
     const routeLabel = route?.path ?? 'unmatched';
@@ -56,19 +66,27 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     if (route?.localized) ctx.locale = pickLocale(req.headers['accept-language']);
     if (route?.governance) {
       ctx.governance = true;
-      for (const [name, value] of Object.entries(governanceHeaders({ persisted: 'none', degradedSubsystems: deps.degradedSubsystems() }))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(governanceHeaders({ persisted: 'none', degradedSubsystems: deps.degradedSubsystems() })))
+        res.setHeader(name, value);
     }
     if (closing) res.setHeader('Connection', 'close');
     let status = 500;
     try {
+      checkOrigin(req.headers, deps.allowedOrigins ?? NO_ORIGINS);
       if (!route || !found) throw new GatewayError(notFoundOrMethod(router, url.pathname));
-      const principal = route.auth === 'public' ? null : await authenticate(deps.sql, req);
+      const principal = route.auth === 'public' ? null : await authenticate(deps.sql, req, route);
       ctx.principal = principal;
       if (principal) {
         authorize(principal, route);
         if (!(route.operatorRecovery && principal.kind === 'user_token')) await limiter.take(principal.projectId);
+        // Only governance routes decide from memory while the database is known down: the rest is 503 at once.
+        if (!route.governance) assertDatabaseUp(deps.sql);
       }
-      const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req, deps.bodyLimitBytes, { allowNul: route.bodyMayHoldNul === true });
+      checkUrlInput(found.params, url.searchParams);
+      const body =
+        req.method === 'GET' || req.method === 'DELETE'
+          ? undefined
+          : await readJsonBody(req, deps.bodyLimitBytes, { allowNul: route.bodyMayHoldNul === true });
       const reply = await route.handler({ ctx, principal: principal!, params: found.params, query: url.searchParams, body, req });
       await sendReply(res, reply);
       status = res.statusCode;
@@ -76,7 +94,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       status = sendError(res, ctx, err);
     } finally {
       // A request that may have changed its project's settings (the rate limit among them) drops this daemon's view of its count.
-      if (ctx.principal && mayWriteState(req.method, req.url)) limiter.forget(ctx.principal.projectId);
+      if (ctx.principal && route && mayWriteState(req.method, route)) limiter.forget(ctx.principal.projectId);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       deps.metrics.observeRequest(req.method ?? 'GET', routeLabel, status, seconds);
       ctx.log.info({ method: req.method, status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
@@ -89,14 +107,20 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       inFlight -= 1;
       if (inFlight === 0 && drained) drained();
     });
-    void handle(req, res);
+    handle(req, res).catch((err: unknown) => {
+      // Nothing may escape a request (an unhandled rejection ends the process): cut this one instead.
+      deps.log.error({ err }, 'unexpected error outside the request pipeline');
+      res.destroy();
+    });
   });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
+  answerClientErrors(server, deps.log);
 
   return {
     server,
+    routes,
     inFlight: () => inFlight,
     async close(timeoutMs) {
       closing = true;
@@ -104,7 +128,9 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       server.closeIdleConnections();
       if (inFlight > 0) {
         await Promise.race([
-          new Promise<void>((resolve) => { drained = resolve; }),
+          new Promise<void>((resolve) => {
+            drained = resolve;
+          }),
           new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
         ]);
       }

@@ -1,33 +1,15 @@
 // The shapes every route shares: who is calling, what a route declares, what a handler returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal, Role } from '../../shared/credentials.js';
 import type { Logger } from '../log.js';
-
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-export function roleAtLeast(have: Role | null, need: Role): boolean {
-  return have !== null && ROLES.indexOf(have) >= ROLES.indexOf(need);
-}
-
-export type CredentialKind = 'project_key' | 'user_token' | 'extension';
-
-export interface Principal {
-  readonly credentialId: string;
-  readonly projectId: string;
-  readonly kind: CredentialKind;
-  readonly role: Role | null;
-  /** The resolvable identity: the user id of a user token, null for project and extension keys. */
-  readonly userId: string | null;
-  readonly name: string;
-  readonly projectStopped: boolean;
-}
+import type { Locale } from './locale.js';
 
 export interface RequestContext {
   readonly requestId: string;
   readonly log: Logger;
   principal: Principal | null;
   /** Set on localized routes (verify): the language of error messages, from Accept-Language. */
-  locale?: 'en' | 'de' | 'fr';
+  locale?: Locale;
   /** Set on governance routes (verify, MCP proxy): a database outage is 503 with no body. */
   governance?: boolean;
 }
@@ -60,6 +42,8 @@ export interface Route {
   readonly localized?: boolean;
   /** A governance response: carries the X-Gateway-* headers on every answer, refusals included. */
   readonly governance?: boolean;
+  /** Writes traces but none of the state the caches hold: keeps this daemon's state cache and rate-limit count (state-cache/cache.ts). */
+  readonly writesOnlyTraces?: boolean;
   /** The body may hold NUL characters: the handler forwards them as sent and stores them safely (lone surrogates are still refused). */
   readonly bodyMayHoldNul?: boolean;
   readonly handler: (request: RouteRequest) => Promise<Reply>;

@@ -2,9 +2,9 @@
 // number and hash the entries in order, insert them, move the head. The group-commit writer and
 // every domain transaction that must log atomically (admin actions, lifecycle changes) use this.
 import { entryHash, GENESIS_HASH } from '../../shared/ledger-hash.js';
-import { bucketOf, groupCounts, type CounterGroup } from '../command-center/counter-keys.js';
+import { bucketOf, groupCounts, type CounterGroup } from './counters.js';
 import type { Sql, Tx } from '../db/connect.js';
-import { beginSurvivingDisconnect, isDatabaseUnreachable } from './dlq-outcome.js';
+import { beginSurvivingDisconnect, isDatabaseUnreachable } from '../db/unreachable.js';
 import { buildAdmin, buildTrace, STREAM_TABLE, type AdminInput, type BuiltEntry, type StreamName, type TraceInput } from './streams.js';
 
 export interface Appended {
@@ -42,7 +42,11 @@ function upsertCounts(tx: Tx, projectId: string, createdAt: string, counts: read
 }
 
 async function appendWith<I>(
-  tx: Tx, stream: StreamName, projectId: string, inputs: readonly I[], build: Builder<I>,
+  tx: Tx,
+  stream: StreamName,
+  projectId: string,
+  inputs: readonly I[],
+  build: Builder<I>,
   counters?: (inputs: readonly I[]) => CounterGroup[],
 ): Promise<Appended[]> {
   if (inputs.length === 0) return [];
@@ -65,7 +69,11 @@ interface Batch {
 
 /** Numbers and hashes the entries after the locked head. */
 function buildBatch<I>(
-  stream: StreamName, projectId: string, locked: { seq: number; head: string }, inputs: readonly I[], build: Builder<I>,
+  stream: StreamName,
+  projectId: string,
+  locked: { seq: number; head: string },
+  inputs: readonly I[],
+  build: Builder<I>,
   counters?: (inputs: readonly I[]) => CounterGroup[],
 ): Batch {
   let { seq, head } = locked;
@@ -94,8 +102,12 @@ function writeBatch(tx: Tx, b: Batch) {
     const contentRows = b.extras.map((r) => withJson(tx, r, ['body']));
     return tx`
       with entries as (insert into ${tx(table)} ${tx(insertRows)}),
-           content as (insert into trace_content ${tx(contentRows)})${b.counts.length > 0 ? tx`,
-           counts as (${upsertCounts(tx, projectId, b.createdAt, b.counts)})` : tx``}
+           content as (insert into trace_content ${tx(contentRows)})${
+             b.counts.length > 0
+               ? tx`,
+           counts as (${upsertCounts(tx, projectId, b.createdAt, b.counts)})`
+               : tx``
+           }
       update ledger_heads set seq = ${seq}, head = ${head} where project_id = ${projectId} and stream = ${stream}`;
   }
   return tx`
@@ -172,7 +184,12 @@ async function writeIfHead(sql: Sql, b: Batch, known: { seq: number; head: strin
  * connections; writing to it is porsager/postgres#1208, see dlq-outcome.ts): the error is the
  * caller's, as from sql.begin.
  */
-export async function appendTracesAlone(sql: Sql, projectId: string, inputs: readonly TraceInput[], known?: KnownHeads): Promise<Appended[]> {
+export async function appendTracesAlone(
+  sql: Sql,
+  projectId: string,
+  inputs: readonly TraceInput[],
+  known?: KnownHeads,
+): Promise<Appended[]> {
   if (inputs.length === 0) return [];
   const last = known?.get(projectId);
   known?.delete(projectId); // set again only by a write that succeeded
@@ -189,7 +206,11 @@ export async function appendTracesAlone(sql: Sql, projectId: string, inputs: rea
 }
 
 /** appendTracesAlone with the head's lock: two round trips. */
-async function appendLocked(sql: Sql, projectId: string, inputs: readonly TraceInput[]): Promise<{ out: Appended[]; head: { seq: number; head: string } }> {
+async function appendLocked(
+  sql: Sql,
+  projectId: string,
+  inputs: readonly TraceInput[],
+): Promise<{ out: Appended[]; head: { seq: number; head: string } }> {
   const c = await sql.reserve();
   const tx = c as unknown as Tx;
   let keep = false; // released already, or lost with its connection
@@ -200,7 +221,8 @@ async function appendLocked(sql: Sql, projectId: string, inputs: readonly TraceI
       if (!isDatabaseUnreachable(locked.reason)) await tx`rollback`;
       throw locked.reason;
     }
-    if (locked.value.length === 0) { // the first trace of the project: the head row is made in a transaction of its own
+    if (locked.value.length === 0) {
+      // the first trace of the project: the head row is made in a transaction of its own
       await tx`rollback`;
       c.release();
       keep = true;

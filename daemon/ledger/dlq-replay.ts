@@ -6,7 +6,7 @@ import type { Sql, Tx } from '../db/connect.js';
 import { SQLSTATE, sqlState } from '../db/sqlstate.js';
 import { appendTraces } from './append.js';
 import type { DeadLetterQueue, DlqLine, DlqRecord, SetAsideKind } from './dlq.js';
-import { beginSurvivingDisconnect, isDatabaseUnreachable } from './dlq-outcome.js';
+import { beginSurvivingDisconnect, isDatabaseUnreachable } from '../db/unreachable.js';
 import type { TraceInput } from './streams.js';
 
 export interface ReplayHooks {
@@ -67,7 +67,10 @@ async function replayOneByOne(ctx: Context, projectId: string, lines: readonly D
         if (isDatabaseUnreachable(err)) return false;
         // A racing commit of the same id: the second attempt sees it and skips.
         if (sqlState(err) === SQLSTATE.uniqueViolation && attempt === 0) continue;
-        await setAside(ctx, 'rejected', line.offset, `refused by the database (SQLSTATE ${sqlState(err) ?? 'unknown'})`, { id: record.id, record });
+        await setAside(ctx, 'rejected', line.offset, `refused by the database (SQLSTATE ${sqlState(err) ?? 'unknown'})`, {
+          id: record.id,
+          record,
+        });
         break;
       }
     }
@@ -77,7 +80,15 @@ async function replayOneByOne(ctx: Context, projectId: string, lines: readonly D
 
 async function replayProject(ctx: Context, projectId: string, lines: readonly DlqLine[]): Promise<boolean> {
   try {
-    ctx.hooks.replayed(await beginSurvivingDisconnect(ctx.sql, (tx) => insertMissing(tx, projectId, lines.map((l) => l.record!))));
+    ctx.hooks.replayed(
+      await beginSurvivingDisconnect(ctx.sql, (tx) =>
+        insertMissing(
+          tx,
+          projectId,
+          lines.map((l) => l.record!),
+        ),
+      ),
+    );
     return true;
   } catch (err) {
     if (isDatabaseUnreachable(err)) return false;
@@ -105,8 +116,15 @@ async function replayChunk(ctx: Context, chunk: readonly DlqLine[]): Promise<boo
  * Replays the lines in [from, to) in chunks of up to `batchMax` lines; within a chunk each project
  * gets one transaction, and chunks go one after another in file order, so each project's order is kept.
  */
-export async function replayDlq(sql: Sql, dlq: DeadLetterQueue, from: number, to: number, batchMax: number,
-  hooks: ReplayHooks, seen: Set<number>): Promise<ReplayProgress> {
+export async function replayDlq(
+  sql: Sql,
+  dlq: DeadLetterQueue,
+  from: number,
+  to: number,
+  batchMax: number,
+  hooks: ReplayHooks,
+  seen: Set<number>,
+): Promise<ReplayProgress> {
   const ctx: Context = { sql, dlq, hooks, seen };
   let offset = from;
   let lines = 0;

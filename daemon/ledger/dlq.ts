@@ -12,9 +12,6 @@ import path from 'node:path';
 import { sqlState } from '../db/sqlstate.js';
 import type { TraceInput } from './streams.js';
 
-// What routes need of degraded mode, importable from here as well.
-export { isDatabaseUnreachable, TraceNotPersistedError, type PersistOutcome, type TracePersisted } from './dlq-outcome.js';
-
 /** One queued trace. `occurred_at` is the decision time; the ledger row's created_at is the replay's commit. */
 export interface DlqRecord {
   readonly v: 1;
@@ -47,9 +44,18 @@ function isRecord(v: unknown): v is DlqRecord {
   if (!v || typeof v !== 'object') return false;
   const r = v as Record<string, unknown>;
   const trace = r.trace as Record<string, unknown> | null;
-  return r.v === 1 && typeof r.id === 'string' && typeof r.project_id === 'string' && typeof r.occurred_at === 'string'
-    && !!trace && typeof trace === 'object' && typeof trace.traceType === 'string' && typeof trace.decision === 'string'
-    && !!trace.content && typeof trace.content === 'object';
+  return (
+    r.v === 1
+    && typeof r.id === 'string'
+    && typeof r.project_id === 'string'
+    && typeof r.occurred_at === 'string'
+    && !!trace
+    && typeof trace === 'object'
+    && typeof trace.traceType === 'string'
+    && typeof trace.decision === 'string'
+    && !!trace.content
+    && typeof trace.content === 'object'
+  );
 }
 
 function parseLine(raw: Buffer, offset: number, end: number): DlqLine {
@@ -58,13 +64,21 @@ function parseLine(raw: Buffer, offset: number, end: number): DlqLine {
   const json = raw.subarray(65);
   if (sha256(json) !== raw.subarray(0, 64).toString('latin1')) return bad('damaged record: checksum mismatch');
   let value: unknown;
-  try { value = JSON.parse(json.toString('utf8')); } catch { return bad('damaged record: not JSON'); }
+  try {
+    value = JSON.parse(json.toString('utf8'));
+  } catch {
+    return bad('damaged record: not JSON');
+  }
   return isRecord(value) ? { offset, end, record: value, problem: null, raw } : bad('damaged record: not a trace record');
 }
 
 async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
-  try { await handle.sync(); } finally { await handle.close(); }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 interface Pending {
@@ -89,8 +103,12 @@ export class DeadLetterQueue {
   }
 
   /** Durable bytes and records (replayed or not) in the file. */
-  get bytes(): number { return this.size; }
-  get count(): number { return this.lines; }
+  get bytes(): number {
+    return this.size;
+  }
+  get count(): number {
+    return this.lines;
+  }
 
   /**
    * Reads an existing queue at start: counts its records and sets a torn last record aside (it was
@@ -98,8 +116,10 @@ export class DeadLetterQueue {
    */
   async open(): Promise<{ offset: number; bytes: number } | null> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-    let stat;
-    try { stat = await fs.stat(this.file); } catch (err) {
+    let stat: Awaited<ReturnType<typeof fs.stat>>;
+    try {
+      stat = await fs.stat(this.file);
+    } catch (err) {
       // No queue can exist there; anything else (EACCES, EIO) might hide one: refuse to start.
       if (sqlState(err) === 'ENOENT' || sqlState(err) === 'ENOTDIR') return null;
       throw err;
@@ -111,8 +131,11 @@ export class DeadLetterQueue {
       let pos = 0;
       let end = 0;
       let lines = 0;
-      for (let n; (n = (await handle.read(buf, 0, buf.length, pos)).bytesRead) > 0; pos += n) {
-        for (let i = buf.indexOf(LF); i !== -1 && i < n; i = buf.indexOf(LF, i + 1)) { lines += 1; end = pos + i + 1; }
+      for (let n: number; (n = (await handle.read(buf, 0, buf.length, pos)).bytesRead) > 0; pos += n) {
+        for (let i = buf.indexOf(LF); i !== -1 && i < n; i = buf.indexOf(LF, i + 1)) {
+          lines += 1;
+          end = pos + i + 1;
+        }
       }
       this.size = end;
       this.lines = lines;
@@ -144,7 +167,7 @@ export class DeadLetterQueue {
     try {
       const chunk = Buffer.alloc(1 << 20);
       let carry = Buffer.alloc(0);
-      for (let pos = from; pos < to;) {
+      for (let pos = from; pos < to; ) {
         const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, to - pos), pos);
         if (bytesRead === 0) break;
         pos += bytesRead;
@@ -200,7 +223,10 @@ export class DeadLetterQueue {
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.lock.then(fn);
-    this.lock = run.then(() => undefined, () => undefined);
+    this.lock = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -221,12 +247,15 @@ export class DeadLetterQueue {
   private async write(data: Buffer): Promise<void> {
     const handle = await this.ensureOpen();
     try {
-      for (let done = 0; done < data.length;) done += (await handle.write(data, done, data.length - done)).bytesWritten;
+      for (let done = 0; done < data.length; ) done += (await handle.write(data, done, data.length - done)).bytesWritten;
       await handle.datasync();
       this.size += data.length;
     } catch (err) {
       // Take back what may have reached the file; if even that fails, ensureOpen ends the stray bytes.
-      await handle.truncate(this.size).then(() => handle.datasync()).catch(() => undefined);
+      await handle
+        .truncate(this.size)
+        .then(() => handle.datasync())
+        .catch(() => undefined);
       this.handle = null;
       await handle.close().catch(() => undefined);
       throw err;

@@ -89,7 +89,10 @@ function levelOfPowerOfTwo(n: number): number | null {
 export class SubtreeReader {
   private readonly blocks = new Map<number, Buffer[]>();
 
-  constructor(private readonly sql: Sql | Tx, private readonly projectId: string) {}
+  constructor(
+    private readonly sql: Sql | Tx,
+    private readonly projectId: string,
+  ) {}
 
   /** RFC 9162 MTH of leaves [start, start + n). */
   async range(start: number, n: number): Promise<Buffer> {

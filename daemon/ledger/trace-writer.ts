@@ -10,13 +10,15 @@
 // that can answer without a sequence number use appendOrQueue(); append() answers with a ledger
 // position or refuses while degraded.
 import { randomUUID } from 'node:crypto';
+import { DatabaseDownError } from '../db/availability.js';
 import type { Sql } from '../db/connect.js';
 import { sqlState } from '../db/sqlstate.js';
+import { isDatabaseUnreachable } from '../db/unreachable.js';
 import type { Logger } from '../log.js';
 import { appendTracesAlone, type Appended, type KnownHeads } from './append.js';
 import { replayDlq, type ReplayHooks } from './dlq-replay.js';
 import type { DeadLetterQueue, DlqRecord, SetAsideKind } from './dlq.js';
-import { isDatabaseUnreachable, TraceNotPersistedError, traceInputProblem, type TracePersisted } from './dlq-outcome.js';
+import { TraceNotPersistedError, traceInputProblem, type TracePersisted } from './dlq-outcome.js';
 import type { TraceInput } from './streams.js';
 
 /** A trace in the ledger, at its position. */
@@ -66,6 +68,11 @@ export interface WriterOptions {
   readonly log?: Logger;
   /** How often a degraded writer probes PostgreSQL and replays the queue. */
   readonly retryMs?: number;
+  /**
+   * Whether the database is known down (db/availability.ts): then batches go to the queue without
+   * a connection attempt, and the replay waits for it to be up; an unreachable commit marks it down.
+   */
+  readonly availability?: { readonly down: boolean; markDown(err: unknown): void };
 }
 
 export interface TraceStoreStatus {
@@ -96,6 +103,7 @@ export class TraceWriter {
   private readonly dlq: DeadLetterQueue | null;
   private readonly log: Logger | null;
   private readonly retryMs: number;
+  private readonly availability: WriterOptions['availability'] | null;
   private queueing = false;
   private dlqWriteFailed = false;
   private hold: Promise<void> | null = null;
@@ -114,6 +122,7 @@ export class TraceWriter {
     this.dlq = options.dlq ?? null;
     this.log = options.log ?? null;
     this.retryMs = options.retryMs ?? 1000;
+    this.availability = options.availability ?? null;
   }
 
   /** Reads the dead-letter queue left by an earlier run; new traces queue behind what it holds. */
@@ -122,12 +131,17 @@ export class TraceWriter {
     const torn = await this.dlq.open();
     if (torn) {
       this.observer?.dlqSetAside?.('corrupt');
-      this.log?.error({ file: this.dlq.file, offset: torn.offset, bytes: torn.bytes },
-        'dead-letter queue: torn last record (never acknowledged) set aside in traces.corrupt.jsonl');
+      this.log?.error(
+        { file: this.dlq.file, offset: torn.offset, bytes: torn.bytes },
+        'dead-letter queue: torn last record (never acknowledged) set aside in traces.corrupt.jsonl',
+      );
     }
     if (this.dlq.count > 0) {
       this.queueing = true;
-      this.log?.warn({ depth: this.dlq.count, file: this.dlq.file }, 'dead-letter queue holds traces of an earlier run; new traces queue behind them until replayed');
+      this.log?.warn(
+        { depth: this.dlq.count, file: this.dlq.file },
+        'dead-letter queue holds traces of an earlier run; new traces queue behind them until replayed',
+      );
       this.schedule();
     }
   }
@@ -159,7 +173,10 @@ export class TraceWriter {
     const dlqDepth = this.dlq ? Math.max(0, this.dlq.count - this.replayed.lines) : 0;
     return {
       degraded: this.queueing || dlqDepth > 0 || this.dlqWriteFailed,
-      queueing: this.queueing, dlqDepth, dlqBytes: this.dlq?.bytes ?? 0, dlqWriteFailed: this.dlqWriteFailed,
+      queueing: this.queueing,
+      dlqDepth,
+      dlqBytes: this.dlq?.bytes ?? 0,
+      dlqWriteFailed: this.dlqWriteFailed,
     };
   }
 
@@ -174,7 +191,14 @@ export class TraceWriter {
       if (problem) return reject(new TypeError(`trace input: ${problem}`));
       const queue = this.queueOf(projectId);
       const id = input.id?.toLowerCase() ?? randomUUID();
-      queue.waiting.push({ input: { ...input, id }, queueable, occurredAt: new Date().toISOString(), queuedAt: process.hrtime.bigint(), resolve, reject });
+      queue.waiting.push({
+        input: { ...input, id },
+        queueable,
+        occurredAt: new Date().toISOString(),
+        queuedAt: process.hrtime.bigint(),
+        resolve,
+        reject,
+      });
       if (!queue.flushing) queue.flushing = this.drain(projectId, queue);
     });
   }
@@ -190,11 +214,13 @@ export class TraceWriter {
 
   private async drain(projectId: string, queue: ProjectQueue): Promise<void> {
     while (queue.waiting.length > 0) {
-      while (this.hold) await this.hold;
+      while (this.hold !== null) await this.hold;
       const batch = queue.waiting.splice(0, this.batchMax);
+      if (!this.queueing && this.dlq && this.availability?.down) this.enterQueueing(new DatabaseDownError());
       // Chosen and started in the same tick as the check above: nothing can switch modes in between.
-      const op = (this.queueing ? this.toDlq(projectId, batch) : this.toDb(projectId, batch))
-        .catch((err: unknown) => batch.forEach((w) => w.reject(err)));
+      const op = (this.queueing ? this.toDlq(projectId, batch) : this.toDb(projectId, batch)).catch((err: unknown) =>
+        batch.forEach((w) => w.reject(err)),
+      );
       this.running.add(op);
       await op;
       this.running.delete(op);
@@ -207,7 +233,12 @@ export class TraceWriter {
     const started = process.hrtime.bigint();
     let done: Appended[];
     try {
-      done = await appendTracesAlone(this.sql, projectId, batch.map((w) => w.input), this.heads);
+      done = await appendTracesAlone(
+        this.sql,
+        projectId,
+        batch.map((w) => w.input),
+        this.heads,
+      );
     } catch (err) {
       if (!isDatabaseUnreachable(err)) {
         // The database refused the batch's data: one caller's trace (a duplicate id, say) must not
@@ -216,6 +247,7 @@ export class TraceWriter {
         for (const w of batch) await this.toDb(projectId, [w]);
         return;
       }
+      this.availability?.markDown(err);
       if (!this.dlq) return this.refuse(batch, err);
       this.enterQueueing(err);
       return this.toDlq(projectId, batch, err);
@@ -233,7 +265,10 @@ export class TraceWriter {
   private async toDlq(projectId: string, all: Waiting[], cause: unknown = null): Promise<void> {
     const batch = all.filter((w) => w.queueable);
     if (batch.length < all.length) {
-      this.refuse(all.filter((w) => !w.queueable), cause ?? new Error('traces are going to the dead-letter queue'));
+      this.refuse(
+        all.filter((w) => !w.queueable),
+        cause ?? new Error('traces are going to the dead-letter queue'),
+      );
     }
     if (batch.length === 0) return;
     try {
@@ -247,7 +282,15 @@ export class TraceWriter {
     this.observer?.persisted?.('dlq', batch.length);
     const degradedSubsystems = this.degradedSubsystems();
     for (const w of batch) {
-      w.resolve({ id: w.input.id, persisted: 'dlq', sequenceNum: null, integrityHash: null, createdAt: null, occurredAt: w.occurredAt, degradedSubsystems });
+      w.resolve({
+        id: w.input.id,
+        persisted: 'dlq',
+        sequenceNum: null,
+        integrityHash: null,
+        createdAt: null,
+        occurredAt: w.occurredAt,
+        degradedSubsystems,
+      });
     }
   }
 
@@ -260,7 +303,10 @@ export class TraceWriter {
   private enterQueueing(err: unknown): void {
     if (!this.queueing) {
       this.queueing = true;
-      this.log?.warn({ code: sqlState(err), file: this.dlq!.file }, 'PostgreSQL unreachable: traces go to the dead-letter queue until it is back and the queue replayed');
+      this.log?.warn(
+        { code: sqlState(err), file: this.dlq!.file },
+        'PostgreSQL unreachable: traces go to the dead-letter queue until it is back and the queue replayed',
+      );
     }
     this.schedule();
   }
@@ -281,17 +327,20 @@ export class TraceWriter {
 
   /** Replays while traffic still queues, then holds new batches, replays the tail and switches back. */
   private async replayTick(): Promise<void> {
+    if (this.availability?.down) return; // its probe says when to try again
     try {
       await this.sql`select 1`;
     } catch (err) {
-      if (isDatabaseUnreachable(err)) return;
+      if (isDatabaseUnreachable(err)) return this.availability?.markDown(err);
       throw err;
     }
     for (let round = 0; round < 8 && this.dlq!.count - this.replayed.lines > this.batchMax; round++) {
       if (!(await this.replayUpTo(this.dlq!.bytes))) return;
     }
     let release!: () => void;
-    this.hold = new Promise<void>((resolve) => { release = resolve; });
+    this.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
       while (this.running.size > 0) await Promise.all([...this.running]);
       if (!(await this.replayUpTo(this.dlq!.bytes))) return;
@@ -314,12 +363,16 @@ export class TraceWriter {
   }
 
   private readonly replayHooks: ReplayHooks = {
-    replayed: (count) => { if (count > 0) this.observer?.dlqReplayed?.(count); },
+    replayed: (count) => {
+      if (count > 0) this.observer?.dlqReplayed?.(count);
+    },
     stopping: () => this.closed,
     setAside: (kind, d) => {
       this.observer?.dlqSetAside?.(kind);
-      this.log?.error({ kind, offset: d.offset, trace_id: d.id, file: d.file, reason: d.reason },
-        kind === 'corrupt' ? 'dead-letter queue: damaged record set aside' : 'dead-letter queue: record refused by the database, set aside');
+      this.log?.error(
+        { kind, offset: d.offset, trace_id: d.id, file: d.file, reason: d.reason },
+        kind === 'corrupt' ? 'dead-letter queue: damaged record set aside' : 'dead-letter queue: record refused by the database, set aside',
+      );
     },
   };
 }

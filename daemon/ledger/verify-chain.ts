@@ -28,11 +28,12 @@ export async function verifyChain(sql: Sql, projectId: string, stream: StreamNam
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
   let broken: ChainReport['first_broken'] = null;
-  const query = stream === 'traces'
-    ? sql<(Row & { salt: Buffer | null; body: unknown })[]>`
+  const query =
+    stream === 'traces'
+      ? sql<(Row & { salt: Buffer | null; body: unknown })[]>`
         select t.*, c.salt, c.body from traces t left join trace_content c on c.trace_id = t.id
         where t.project_id = ${projectId} order by t.sequence_num`
-    : sql<(Row & { salt: null; body: null })[]>`
+      : sql<(Row & { salt: null; body: null })[]>`
         select a.*, null::bytea as salt, null::jsonb as body from admin_log a
         where a.project_id = ${projectId} order by a.sequence_num`;
   for await (const rows of query.cursor(1000)) {
@@ -48,7 +49,11 @@ export async function verifyChain(sql: Sql, projectId: string, stream: StreamNam
     select seq, head from ledger_heads where project_id = ${projectId} and stream = ${stream}`;
   const checked = expectedSeq - 1;
   if (!broken && head && (Number(head.seq) !== checked || head.head !== prevHash)) {
-    broken = { sequence_num: Number(head.seq), id: null, reason: `chain head (seq ${head.seq}) does not match the last row of ${table} (seq ${checked})` };
+    broken = {
+      sequence_num: Number(head.seq),
+      id: null,
+      reason: `chain head (seq ${head.seq}) does not match the last row of ${table} (seq ${checked})`,
+    };
   }
   return { stream, intact: broken === null, checked, head: prevHash, first_broken: broken };
 }

@@ -38,7 +38,11 @@ export interface ProofReport extends ProofBundle {
   readonly checks: Record<string, CheckResult>;
 }
 
-interface Neighbour { sequence_num: string; integrity_hash: string; prev_hash: string }
+interface Neighbour {
+  sequence_num: string;
+  integrity_hash: string;
+  prev_hash: string;
+}
 type Failure = [check: string, reason: string, detail: string];
 
 async function checkpointOfSize(sql: Sql, projectId: string, treeSize: number): Promise<StoredCheckpoint | null> {
@@ -55,12 +59,17 @@ async function proofSources(sql: Sql, projectId: string, seq: number) {
   const anchored: AnchorSections | null = coverage ? await readAnchorSections(sql, coverage) : null;
   const checkpoint = coverage ? await checkpointOfSize(sql, projectId, coverage.treeSize) : await latestCheckpoint(sql, projectId);
   return {
-    anchored, flare: anchored ? 'ANCHORED' as const : flare,
+    anchored,
+    flare: anchored ? ('ANCHORED' as const) : flare,
     checkpoint: checkpoint !== null && checkpoint.tree_size >= seq ? checkpoint : null,
   };
 }
 
-async function buildBundle(sql: Sql, key: CheckpointKey, row: Record<string, unknown>): Promise<{ bundle: ProofBundle; rootMatches: boolean }> {
+async function buildBundle(
+  sql: Sql,
+  key: CheckpointKey,
+  row: Record<string, unknown>,
+): Promise<{ bundle: ProofBundle; rootMatches: boolean }> {
   const projectId = String(row.project_id);
   const seq = Number(row.sequence_num);
   const { anchored, checkpoint, flare } = await proofSources(sql, projectId, seq);
@@ -97,9 +106,10 @@ async function buildBundle(sql: Sql, key: CheckpointKey, row: Record<string, unk
 function offlineFailure(offline: BundleVerdict, rootMatches: boolean): Failure | null {
   if (offline.reason === null) return null;
   const check = BUNDLE_STEPS.find((s) => offline.checks[s] === 'failed')!;
-  const detail = check === 'epoch_inclusion' && !rootMatches
-    ? 'the stored epoch leaves no longer hash to the root that was anchored (changed in the database)'
-    : offline.detail!;
+  const detail =
+    check === 'epoch_inclusion' && !rootMatches
+      ? 'the stored epoch leaves no longer hash to the root that was anchored (changed in the database)'
+      : offline.detail!;
   return [check, offline.reason, detail];
 }
 
@@ -136,8 +146,10 @@ export async function verifyProof(sql: Sql, key: CheckpointKey, projectId: strin
   }
   const expectedPrev = seq === 1 ? GENESIS_HASH : prev?.integrity_hash;
   if (expectedPrev === undefined) failures.push(['prev_link', 'prev_link_broken', `entry ${seq - 1} is missing`]);
-  else if (expectedPrev !== bundle.prev_hash) failures.push(['prev_link', 'prev_link_broken', `prev_hash is not the integrity_hash of entry ${seq - 1}`]);
-  if (next && next.prev_hash !== bundle.integrity_hash) failures.push(['next_link', 'next_link_broken', `entry ${seq + 1} does not point back at this entry`]);
+  else if (expectedPrev !== bundle.prev_hash)
+    failures.push(['prev_link', 'prev_link_broken', `prev_hash is not the integrity_hash of entry ${seq - 1}`]);
+  if (next && next.prev_hash !== bundle.integrity_hash)
+    failures.push(['next_link', 'next_link_broken', `entry ${seq + 1} does not point back at this entry`]);
   if (fromOffline && fromOffline[0] !== 'integrity_hash') failures.push(fromOffline);
   for (const [check] of failures) checks[check] = 'failed';
 

@@ -1,10 +1,21 @@
 // Admin actions as entries of the tamper-evident admin-action log, mapped to OCSF 1.8 Entity
 // Management (class_uid 3004): the activity says what happened to which managed entity.
+import type { Principal } from '../../shared/credentials.js';
 import type { AdminInput } from '../ledger/streams.js';
-import type { Principal } from '../http/types.js';
 
 export const OCSF_ENTITY_MANAGEMENT = 3004;
-export const OCSF_ACTIVITY = { create: 1, read: 2, update: 3, delete: 4, enable: 8, disable: 9, activate: 10, deactivate: 11, suspend: 12, resume: 13 } as const;
+export const OCSF_ACTIVITY = {
+  create: 1,
+  read: 2,
+  update: 3,
+  delete: 4,
+  enable: 8,
+  disable: 9,
+  activate: 10,
+  deactivate: 11,
+  suspend: 12,
+  resume: 13,
+} as const;
 export type OcsfActivity = keyof typeof OCSF_ACTIVITY;
 
 export interface AdminAction {

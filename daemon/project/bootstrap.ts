@@ -24,23 +24,35 @@ export async function bootstrap(sql: Sql, dataDir: string): Promise<boolean> {
   const tokenFile = path.join(dataDir, 'admin.token');
   const temp = `${tokenFile}.${process.pid}.tmp`;
   try {
-    return await sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`;
-      const [existing] = await tx`select 1 from projects where id = ${DEFAULT_PROJECT_ID}`;
-      if (existing) return false;
-      await createProjectRows(tx, DEFAULT_PROJECT_ID, 'default');
-      const admin = await insertCredential(tx, DEFAULT_PROJECT_ID, { kind: 'user_token', name: 'bootstrap admin', role: 'admin', userId: 'admin' }, 'system');
-      await appendAdmin(tx, DEFAULT_PROJECT_ID, [adminEntry(SYSTEM_ACTOR, {
-        action: 'project.bootstrap', activity: 'create', targetType: 'project', targetId: DEFAULT_PROJECT_ID,
-        details: { admin_credential_id: admin.id },
-      })]);
-      // The file is written before COMMIT: if it cannot be written, nothing is created.
-      await fs.writeFile(temp, admin.token + '\n', { mode: 0o600 });
-      return true;
-    }).then(async (created) => {
-      if (created) await fs.rename(temp, tokenFile);
-      return created;
-    });
+    return await sql
+      .begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`;
+        const [existing] = await tx`select 1 from projects where id = ${DEFAULT_PROJECT_ID}`;
+        if (existing) return false;
+        await createProjectRows(tx, DEFAULT_PROJECT_ID, 'default');
+        const admin = await insertCredential(
+          tx,
+          DEFAULT_PROJECT_ID,
+          { kind: 'user_token', name: 'bootstrap admin', role: 'admin', userId: 'admin' },
+          'system',
+        );
+        await appendAdmin(tx, DEFAULT_PROJECT_ID, [
+          adminEntry(SYSTEM_ACTOR, {
+            action: 'project.bootstrap',
+            activity: 'create',
+            targetType: 'project',
+            targetId: DEFAULT_PROJECT_ID,
+            details: { admin_credential_id: admin.id },
+          }),
+        ]);
+        // The file is written before COMMIT: if it cannot be written, nothing is created.
+        await fs.writeFile(temp, admin.token + '\n', { mode: 0o600 });
+        return true;
+      })
+      .then(async (created) => {
+        if (created) await fs.rename(temp, tokenFile);
+        return created;
+      });
   } finally {
     await fs.rm(temp, { force: true });
   }

@@ -24,10 +24,15 @@ export function onStopSet(hook: StopSetHook): void {
   setHooks.push(hook);
 }
 
-interface Row { active: boolean; reason: string | null; activated_at: Date | null; activated_by: string | null }
+interface Row {
+  active: boolean;
+  reason: string | null;
+  activated_at: Date | null;
+  activated_by: string | null;
+}
 
 function present(row: Row | undefined): StopState {
-  if (!row || !row.active) return { active: false, reason: null, activated_at: null, activated_by: null };
+  if (!row?.active) return { active: false, reason: null, activated_at: null, activated_by: null };
   return { active: true, reason: row.reason, activated_at: row.activated_at?.toISOString() ?? null, activated_by: row.activated_by };
 }
 
@@ -38,11 +43,19 @@ export async function getStop(sql: Sql, projectId: string): Promise<StopState> {
 
 async function lockStop(tx: Tx, projectId: string): Promise<Row> {
   await tx`insert into project_stops (project_id) values (${projectId}) on conflict do nothing`;
-  const [row] = await tx<Row[]>`select active, reason, activated_at, activated_by from project_stops where project_id = ${projectId} for update`;
+  const [row] = await tx<
+    Row[]
+  >`select active, reason, activated_at, activated_by from project_stops where project_id = ${projectId} for update`;
   return row!;
 }
 
-export async function activateStop(sql: Sql, projectId: string, reason: string | null, actor: Actor): Promise<StopState> {
+/** The activation's answer: the stop, and what the set hooks did (approvals_ended: open approvals it cancelled). */
+export async function activateStop(
+  sql: Sql,
+  projectId: string,
+  reason: string | null,
+  actor: Actor,
+): Promise<StopState & Record<string, unknown>> {
   return sql.begin(async (tx) => {
     const current = await lockStop(tx, projectId);
     if (current.active) throw new GatewayError('project_emergency_stop_already_active');
@@ -52,25 +65,40 @@ export async function activateStop(sql: Sql, projectId: string, reason: string |
       where project_id = ${projectId} returning active, reason, activated_at, activated_by`;
     const effects: Record<string, unknown> = {};
     for (const hook of setHooks) Object.assign(effects, await hook(tx, projectId));
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'project.emergency_stop.activate', activity: 'suspend', targetType: 'project', targetId: projectId,
-      details: { reason, ...effects },
-    })]);
-    return present(row);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: 'project.emergency_stop.activate',
+        activity: 'suspend',
+        targetType: 'project',
+        targetId: projectId,
+        details: { reason, ...effects },
+      }),
+    ]);
+    return { ...present(row), ...effects };
   });
 }
 
-export async function liftStop(sql: Sql, projectId: string, reason: string | null, actor: Actor): Promise<StopState & { lifted_at: string }> {
+export async function liftStop(
+  sql: Sql,
+  projectId: string,
+  reason: string | null,
+  actor: Actor,
+): Promise<StopState & { lifted_at: string }> {
   return sql.begin(async (tx) => {
     const current = await lockStop(tx, projectId);
     if (!current.active) throw new GatewayError('project_emergency_stop_not_active');
     const [row] = await tx<{ lifted_at: Date }[]>`
       update project_stops set active = false, lifted_at = now(), lifted_by = ${actorLabel(actor)}
       where project_id = ${projectId} returning lifted_at`;
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'project.emergency_stop.lift', activity: 'resume', targetType: 'project', targetId: projectId,
-      details: { reason, was_activated_at: current.activated_at?.toISOString() ?? null, was_reason: current.reason },
-    })]);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: 'project.emergency_stop.lift',
+        activity: 'resume',
+        targetType: 'project',
+        targetId: projectId,
+        details: { reason, was_activated_at: current.activated_at?.toISOString() ?? null, was_reason: current.reason },
+      }),
+    ]);
     return { ...present(undefined), lifted_at: row!.lifted_at.toISOString() };
   });
 }

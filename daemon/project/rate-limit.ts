@@ -13,8 +13,11 @@
 // count a decision sees (each admitted at most up to half the limit in its view). A request that
 // may change a project's settings makes this daemon's view of that project stale (a new limit
 // applies from its next request); other daemons see a new limit at their next exchange (within VIEW_MS).
+// While the database is unreachable each daemon counts alone in memory (takeFromMemory): never a 5xx.
 import { GatewayError } from '../../shared/errors.js';
+import { availabilityOf } from '../db/availability.js';
 import type { Sql } from '../db/connect.js';
+import { isDatabaseUnreachable } from '../db/unreachable.js';
 
 /** How often admissions from memory are added to the shared count. */
 export const FLUSH_MS = 100;
@@ -46,7 +49,11 @@ export class RateLimiter {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sql: Sql, private readonly flushMs = FLUSH_MS, private readonly viewMs = VIEW_MS) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly flushMs = FLUSH_MS,
+    private readonly viewMs = VIEW_MS,
+  ) {}
 
   /** Counts one request of the project; throws rate_limited when it is over the minute's limit. */
   async take(projectId: string, now = Date.now()): Promise<void> {
@@ -55,20 +62,58 @@ export class RateLimiter {
     const known = view ? view.shared + view.pending + (this.sending.get(projectId) ?? 0) : 0;
     if (view && view.windowStart === windowStart && now - view.at <= this.viewMs && (known + 1) * 2 <= view.limit) {
       view.pending += 1;
-      this.timer ??= setTimeout(() => { void this.flush(); }, this.flushMs).unref();
+      this.timer ??= setTimeout(() => {
+        void this.flush();
+      }, this.flushMs).unref();
       return;
     }
-    const carried = view && view.windowStart === windowStart ? view.pending : 0;
-    if (view && carried > 0) view.pending -= carried;
-    let row;
+    if (availabilityOf(this.sql)?.down) return this.takeFromMemory(projectId, windowStart, now);
+    // Admissions a flush is adding right now were admitted before this request: the count it is
+    // decided on must hold them, so a flush under way is waited for (its add could land after ours).
+    // Meanwhile this request counts as on its way, so no admission from memory overlooks it.
+    this.sending.set(projectId, (this.sending.get(projectId) ?? 0) + 1);
+    try {
+      await this.flushing;
+    } finally {
+      const left = this.sending.get(projectId)! - 1;
+      if (left > 0) this.sending.set(projectId, left);
+      else this.sending.delete(projectId);
+    }
+    const current = this.views.get(projectId);
+    const carried = current && current.windowStart === windowStart ? current.pending : 0;
+    if (current && carried > 0) current.pending -= carried;
+    let row: Awaited<ReturnType<RateLimiter['exchange']>>;
     try {
       row = await this.exchange(projectId, windowStart, carried + 1, now);
     } catch (err) {
-      if (view && carried > 0 && this.views.get(projectId) === view) view.pending += carried; // not counted: keep them for the next flush
-      throw err;
+      if (current && carried > 0 && this.views.get(projectId) === current) current.pending += carried; // not counted: keep them for the next flush
+      if (!isDatabaseUnreachable(err)) throw err;
+      availabilityOf(this.sql)?.markDown(err);
+      return this.takeFromMemory(projectId, windowStart, now);
     }
     if (!row) return; // no such project: nothing to limit by (as before)
     if (row.count > row.limit) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      throw new GatewayError('rate_limited', undefined, { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  /**
+   * The database is unreachable: this daemon counts alone, in memory, against the last limit it
+   * learnt (none learnt: not limited), and adds its count to the table once the database is back.
+   */
+  private takeFromMemory(projectId: string, windowStart: number, now: number): void {
+    let view = this.views.get(projectId);
+    if (!view || view.windowStart !== windowStart) {
+      view = { windowStart, shared: 0, limit: view?.limit ?? Infinity, at: -Infinity, pending: 0, staleBefore: 0 };
+      this.views.set(projectId, view);
+    }
+    const known = view.shared + view.pending + (this.sending.get(projectId) ?? 0);
+    view.pending += 1;
+    this.timer ??= setTimeout(() => {
+      void this.flush();
+    }, this.flushMs).unref();
+    if (known + 1 > view.limit) {
       const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
       throw new GatewayError('rate_limited', undefined, { 'Retry-After': String(retryAfter) });
     }
@@ -84,24 +129,45 @@ export class RateLimiter {
 
   /** Adds every admission from memory to the shared count; resolves when written (or given up on). */
   flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
-    const due = [...this.views].filter(([, v]) => v.pending > 0).map(([projectId, v]) => {
-      const n = v.pending;
-      v.pending = 0;
-      return { projectId, view: v, n };
-    });
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (availabilityOf(this.sql)?.down) {
+      // Nothing to ask while the database is known down: the counts wait in memory.
+      if ([...this.views.values()].some((v) => v.pending > 0))
+        this.timer = setTimeout(() => {
+          void this.flush();
+        }, this.flushMs).unref();
+      return this.flushing;
+    }
+    const due = [...this.views]
+      .filter(([, v]) => v.pending > 0)
+      .map(([projectId, v]) => {
+        const n = v.pending;
+        v.pending = 0;
+        return { projectId, view: v, n };
+      });
     if (due.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() => Promise.all(due.map(async ({ projectId, view, n }) => {
-      try {
-        await this.exchange(projectId, view.windowStart, n, Date.now());
-      } catch {
-        // Not counted yet: back into the view (if it is still this window's), tried again with the next flush.
-        if (this.views.get(projectId) === view) {
-          view.pending += n;
-          this.timer ??= setTimeout(() => { void this.flush(); }, this.flushMs).unref();
-        }
-      }
-    }))).then(() => undefined);
+    this.flushing = this.flushing
+      .then(() =>
+        Promise.all(
+          due.map(async ({ projectId, view, n }) => {
+            try {
+              await this.exchange(projectId, view.windowStart, n, Date.now());
+            } catch {
+              // Not counted yet: back into the view (if it is still this window's), tried again with the next flush.
+              if (this.views.get(projectId) === view) {
+                view.pending += n;
+                this.timer ??= setTimeout(() => {
+                  void this.flush();
+                }, this.flushMs).unref();
+              }
+            }
+          }),
+        ),
+      )
+      .then(() => undefined);
     return this.flushing;
   }
 
@@ -109,7 +175,12 @@ export class RateLimiter {
    * Adds n to the table and learns the count that comes back. Until it is learnt, the n are counted
    * as on their way (sending), so that no admission from memory meanwhile overlooks them.
    */
-  private async exchange(projectId: string, windowStart: number, n: number, now: number): Promise<{ count: number; limit: number } | undefined> {
+  private async exchange(
+    projectId: string,
+    windowStart: number,
+    n: number,
+    now: number,
+  ): Promise<{ count: number; limit: number } | undefined> {
     this.sending.set(projectId, (this.sending.get(projectId) ?? 0) + n);
     const began = this.epoch;
     try {

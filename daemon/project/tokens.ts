@@ -1,7 +1,7 @@
 // Bearer tokens: 256 random bits behind a recognisable prefix, shown once, stored as SHA-256
 // (a fast hash is right for high-entropy secrets), compared in constant time.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { CredentialKind } from '../http/types.js';
+import type { CredentialKind } from '../../shared/credentials.js';
 
 export const TOKEN_PREFIX: Record<CredentialKind, string> = {
   project_key: 'ggp_',

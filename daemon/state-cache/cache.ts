@@ -1,7 +1,8 @@
 // The daemon's in-process copy of the state the MCP proxy's gates read (servers, tools, rules,
-// agents, session bindings, credentials with their project's stop), so a warm tools/call touches
-// the database only to append its trace. It is only as fresh as the notifications it has seen
-// (migration 00015, listener.ts), so four rules keep it honest:
+// agents, session bindings, credentials with their project's stop, the project's tools/list
+// mode), so a warm tools/call touches the database only to append its trace. It is only as fresh
+// as the notifications it has seen (migrations 00015, 00016 and 00017, listener.ts), so four rules keep
+// it honest:
 //   - while the listener is not connected every read goes to the database, and each (re)connect
 //     drops everything: notifications sent meanwhile were missed;
 //   - a notification drops what its table feeds, for its project only;
@@ -14,33 +15,44 @@
 // Values are shared between requests: callers must not mutate what they get.
 
 /** What one cached entry is of: a notification names the table, TABLE_FEEDS the kinds it drops. */
-export type Kind = 'server' | 'tool' | 'rules' | 'list' | 'agent' | 'session';
+export type Kind = 'server' | 'tool' | 'rules' | 'list' | 'agent' | 'session' | 'project' | 'content';
 
 export const TABLE_FEEDS: Readonly<Record<string, readonly (Kind | 'credential')[]>> = Object.freeze({
   mcp_servers: ['server', 'tool', 'rules', 'list', 'session'],
   mcp_tools: ['server', 'tool', 'rules', 'list'],
   mcp_policies: ['rules', 'list'],
+  mcp_content_policies: ['content'],
   agents: ['agent'],
   mcp_proxy_sessions: ['session'],
   credentials: ['credential'],
   project_stops: ['credential'],
+  projects: ['project'],
 });
 
-const ALL_KINDS: readonly (Kind | 'credential')[] = ['server', 'tool', 'rules', 'list', 'agent', 'session', 'credential'];
+const ALL_KINDS: readonly (Kind | 'credential')[] = [
+  'server',
+  'tool',
+  'rules',
+  'list',
+  'agent',
+  'session',
+  'project',
+  'content',
+  'credential',
+];
 
 /**
- * Requests that may write state the cache holds: every method but GET, HEAD and OPTIONS, except
- * the governance routes, which write traces (and session bindings, which sessions.ts reports).
- * Listing a route here that does write would only cost a daemon its own read-your-writes; leaving
- * a hot route out only costs it cache hits.
+ * Requests that may write state the cache holds: every method but GET, HEAD and OPTIONS, except on
+ * the routes that declare they write only traces (the governance routes: verify, the MCP proxy,
+ * webhook ingest; the proxy's session bindings are reported by sessions.ts). Flagging a route
+ * that does write would only cost a daemon its own read-your-writes; leaving a hot route
+ * unflagged only costs it cache hits.
  */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const GOVERNANCE_PATHS = [/^\/api\/v1\/mcp\/proxy\/[^/]+\/?$/, /^\/api\/v1\/verify\/?$/, /^\/api\/v1\/webhooks\/ingest\/?$/];
 
-export function mayWriteState(method: string | undefined, url: string | undefined): boolean {
+export function mayWriteState(method: string | undefined, route: { readonly writesOnlyTraces?: boolean }): boolean {
   if (method === undefined || READ_ONLY_METHODS.has(method)) return false;
-  const path = (url ?? '/').split('?')[0]!;
-  return !GOVERNANCE_PATHS.some((re) => re.test(path));
+  return route.writesOnlyTraces !== true;
 }
 
 export interface CacheLimits {
@@ -50,7 +62,12 @@ export interface CacheLimits {
   readonly maxCredentials: number;
 }
 
-export const DEFAULT_LIMITS: CacheLimits = Object.freeze({ maxAgeMs: 60_000, maxEntriesPerProject: 5_000, maxProjects: 1_000, maxCredentials: 10_000 });
+export const DEFAULT_LIMITS: CacheLimits = Object.freeze({
+  maxAgeMs: 60_000,
+  maxEntriesPerProject: 5_000,
+  maxProjects: 1_000,
+  maxCredentials: 10_000,
+});
 
 export interface CacheStats {
   hits: number;

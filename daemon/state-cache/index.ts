@@ -13,7 +13,11 @@ export interface RunningStateCache {
 }
 
 /** Starts listening (first attempt awaited; the cache is bypassed until one succeeds). */
-export async function startStateCache(sql: Sql, url: string, opts: { registry: client.Registry; log: Logger; instanceId: string; limits?: Partial<CacheLimits> }): Promise<RunningStateCache> {
+export async function startStateCache(
+  sql: Sql,
+  url: string,
+  opts: { registry: client.Registry; log: Logger; instanceId: string; limits?: Partial<CacheLimits> },
+): Promise<RunningStateCache> {
   const cache = new StateCache(opts.limits);
   attachStateCache(sql, cache);
   registerStateCacheMetrics(opts.registry, cache);

@@ -57,7 +57,9 @@ export function listenForState(url: string, cache: StateCache, log: Logger, opti
       fetch_types: false,
       onnotice: () => {},
       connection: { application_name: `gatewayd:${options.instanceId}:state` },
-      onclose: () => { if (conn === current) lost('state cache listener disconnected; reading the database until it is back'); },
+      onclose: () => {
+        if (conn === current) lost('state cache listener disconnected; reading the database until it is back');
+      },
     });
     return conn;
   }
@@ -76,7 +78,10 @@ export function listenForState(url: string, cache: StateCache, log: Logger, opti
 
   function schedule(): void {
     if (closing || timer !== null) return;
-    timer = setTimeout(() => { timer = null; void attempt(); }, delay);
+    timer = setTimeout(() => {
+      timer = null;
+      void attempt();
+    }, delay);
     timer.unref();
     delay = Math.min(delay * 2, maxDelay);
   }

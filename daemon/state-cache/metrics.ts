@@ -15,10 +15,29 @@ const COUNTERS: readonly [keyof CacheStats, string][] = [
 export function registerStateCacheMetrics(registry: client.Registry, cache: StateCache): void {
   for (const [key, help] of COUNTERS) {
     new client.Counter({
-      name: `gateway_state_cache_${key}_total`, help, registers: [registry],
-      collect() { this.reset(); this.inc(cache.stats[key]); },
+      name: `gateway_state_cache_${key}_total`,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(cache.stats[key]);
+      },
     });
   }
-  new client.Gauge({ name: 'gateway_state_cache_entries', help: 'Entries held by the state cache', registers: [registry], collect() { this.set(cache.size); } });
-  new client.Gauge({ name: 'gateway_state_cache_listening', help: '1 while the state cache listener is connected (else every read goes to the database)', registers: [registry], collect() { this.set(cache.connected ? 1 : 0); } });
+  new client.Gauge({
+    name: 'gateway_state_cache_entries',
+    help: 'Entries held by the state cache',
+    registers: [registry],
+    collect() {
+      this.set(cache.size);
+    },
+  });
+  new client.Gauge({
+    name: 'gateway_state_cache_listening',
+    help: '1 while the state cache listener is connected (else every read goes to the database)',
+    registers: [registry],
+    collect() {
+      this.set(cache.connected ? 1 : 0);
+    },
+  });
 }

@@ -7,7 +7,6 @@ import { appendAdmin } from '../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
 import { isTraceId } from './query.js';
 
-
 export interface ReviewerAction {
   id: string;
   trace_id: string;
@@ -17,7 +16,14 @@ export interface ReviewerAction {
   created_at: string;
 }
 
-export async function recordTraceAction(sql: Sql, projectId: string, traceId: string, action: ReviewerAction['action'], justification: string | null, actor: Actor): Promise<ReviewerAction> {
+export async function recordTraceAction(
+  sql: Sql,
+  projectId: string,
+  traceId: string,
+  action: ReviewerAction['action'],
+  justification: string | null,
+  actor: Actor,
+): Promise<ReviewerAction> {
   if (!isTraceId(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
   return sql.begin(async (tx) => {
     const [trace] = await tx`select id from traces where id = ${traceId} and project_id = ${projectId}`;
@@ -27,10 +33,15 @@ export async function recordTraceAction(sql: Sql, projectId: string, traceId: st
       insert into trace_actions (id, project_id, trace_id, action, justification, actor_id, credential_id)
       values (${randomUUID()}, ${projectId}, ${traceId}, ${action}, ${justification}, ${actorId}, ${actor.principal?.credentialId ?? null})
       returning id, trace_id, action, justification, actor_id, created_at`;
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'trace.reviewer_action', activity: 'update', targetType: 'trace', targetId: traceId,
-      details: { action, justification, trace_action_id: row!.id },
-    })]);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: 'trace.reviewer_action',
+        activity: 'update',
+        targetType: 'trace',
+        targetId: traceId,
+        details: { action, justification, trace_action_id: row!.id },
+      }),
+    ]);
     return { ...row!, created_at: row!.created_at.toISOString() };
   });
 }

@@ -10,8 +10,21 @@ import { contentView } from './rows.js';
 
 export type ExportQuery = z.infer<typeof exportQuery>;
 
-export const EXPORT_COLUMNS = ['id', 'sequence_num', 'timestamp', 'decision', 'reason', 'integrity_hash', 'action_name', 'environment',
-  'agent_id', 'content_state', 'display_content', 'userAction', 'justification'] as const;
+export const EXPORT_COLUMNS = [
+  'id',
+  'sequence_num',
+  'timestamp',
+  'decision',
+  'reason',
+  'integrity_hash',
+  'action_name',
+  'environment',
+  'agent_id',
+  'content_state',
+  'display_content',
+  'userAction',
+  'justification',
+] as const;
 
 /**
  * Rows per cursor fetch. With the next fetch asked for in advance (prefetched), 1000, 2000 and
@@ -26,9 +39,20 @@ const CURSOR_ROWS = 1000;
 const CHUNK_CHARS = 16_384;
 
 /** One row as selected below, in this order (`.values()`: arrays, no per-row object with named keys). */
-type ExportRow = [id: string, seq: string, createdAt: string, decision: string, reason: string | null, integrityHash: string,
-  actionName: string | null, environment: string, agentId: string | null, display: string | null, userAction: string | null,
-  justification: string | null];
+type ExportRow = [
+  id: string,
+  seq: string,
+  createdAt: string,
+  decision: string,
+  reason: string | null,
+  integrityHash: string,
+  actionName: string | null,
+  environment: string,
+  agentId: string | null,
+  display: string | null,
+  userAction: string | null,
+  justification: string | null,
+];
 
 const NEEDS_QUOTES = /[",\r\n]/;
 // What Excel, Calc, Sheets and Numbers (full-width forms) start a formula with (OWASP CSV injection).
@@ -60,9 +84,34 @@ export function isoTimestamp(pg: string): string {
 /** One CSV record. Ids, numbers, timestamps, hashes and enums are never formula-escaped; only text a caller wrote is. */
 function csvRecord(r: ExportRow): string {
   const view = contentView(r[3], r[9] === null ? null : { display: r[9] });
-  return r[0] + ',' + r[1] + ',' + isoTimestamp(r[2]) + ',' + field(r[3]) + ',' + text(r[4]) + ',' + field(r[5]) + ',' +
-    text(r[6]) + ',' + text(r[7]) + ',' + text(r[8]) + ',' + view.content_state + ',' + text(view.display_content) + ',' +
-    field(r[10]) + ',' + text(r[11]) + '\r\n';
+  return (
+    r[0]
+    + ','
+    + r[1]
+    + ','
+    + isoTimestamp(r[2])
+    + ','
+    + field(r[3])
+    + ','
+    + text(r[4])
+    + ','
+    + field(r[5])
+    + ','
+    + text(r[6])
+    + ','
+    + text(r[7])
+    + ','
+    + text(r[8])
+    + ','
+    + view.content_state
+    + ','
+    + text(view.display_content)
+    + ','
+    + field(r[10])
+    + ','
+    + text(r[11])
+    + '\r\n'
+  );
 }
 
 /**
@@ -117,8 +166,14 @@ async function* prefetched<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
 function drained(res: ServerResponse): Promise<void> {
   if (res.destroyed) return Promise.reject(new Error('client went away'));
   return new Promise((resolve, reject) => {
-    const done = () => { res.off('close', gone); resolve(); };
-    const gone = () => { res.off('drain', done); reject(new Error('client went away')); };
+    const done = () => {
+      res.off('close', gone);
+      resolve();
+    };
+    const gone = () => {
+      res.off('drain', done);
+      reject(new Error('client went away'));
+    };
     res.once('drain', done);
     res.once('close', gone);
   });
@@ -133,7 +188,10 @@ function writeBatch(res: ServerResponse, rows: ExportRow[], take: number, traile
   let flowing = true;
   for (let i = 0; i < take; i++) {
     chunk += csvRecord(rows[i]!);
-    if (chunk.length >= CHUNK_CHARS) { flowing = res.write(chunk) && flowing; chunk = ''; }
+    if (chunk.length >= CHUNK_CHARS) {
+      flowing = res.write(chunk) && flowing;
+      chunk = '';
+    }
   }
   // postgres.js keeps each batch in an array that V8 soon allocates in old space; until a full GC
   // finds it dead, its slots keep the rows alive through every young-generation GC, so they were

@@ -43,17 +43,29 @@ export function lookupQuery(sql: Sql, projectId: string, id: string) {
   return sql<StoredTrace[]>`${selectTraces(sql)} where t.project_id = ${projectId} and t.id = ${id}`;
 }
 
-export async function listTraces(sql: Sql, projectId: string, q: TraceQuery): Promise<{ traces: Record<string, unknown>[]; total: number }> {
+export async function listTraces(
+  sql: Sql,
+  projectId: string,
+  q: TraceQuery,
+): Promise<{ traces: Record<string, unknown>[]; total: number }> {
   const level = await auditLevel(sql, projectId);
   if (q.id !== undefined) {
     if (!isTraceId(q.id)) return { traces: [], total: 0 };
     const rows = await lookupQuery(sql, projectId, q.id);
-    const flare = await flareFieldsOf(sql, projectId, rows.map((r) => Number(r.sequence_num)));
+    const flare = await flareFieldsOf(
+      sql,
+      projectId,
+      rows.map((r) => Number(r.sequence_num)),
+    );
     return { traces: rows.map((r) => fullRecord(r, level, flare(Number(r.sequence_num)))), total: rows.length };
   }
   const { page, count } = listQueries(sql, projectId, q);
   const [rows, [counted]] = await Promise.all([page, count]);
   // One coverage query for the whole page, after it is known (not one per row).
-  const flare = await flareFieldsOf(sql, projectId, rows.map((r) => Number(r.sequence_num)));
+  const flare = await flareFieldsOf(
+    sql,
+    projectId,
+    rows.map((r) => Number(r.sequence_num)),
+  );
   return { traces: rows.map((r) => listRow(r, level, flare(Number(r.sequence_num)))), total: counted!.total };
 }

@@ -53,16 +53,23 @@ async function purgeProject(tx: Tx, project: { id: string; retention_days: numbe
     if (rows.length < BATCH) break;
   }
   if (deleted === 0) return null;
-  await appendAdmin(tx, project.id, [adminEntry(SYSTEM_ACTOR, {
-    action: 'retention.purge',
-    activity: 'delete',
-    targetType: 'trace_content',
-    targetId: null,
-    details: {
-      cutoff: cutoff.toISOString(), deleted, first_sequence_num: oldest, last_sequence_num: newest,
-      retention_days: project.retention_days, tier: project.tier, tier_cap_days: tierCapDays,
-    },
-  })]);
+  await appendAdmin(tx, project.id, [
+    adminEntry(SYSTEM_ACTOR, {
+      action: 'retention.purge',
+      activity: 'delete',
+      targetType: 'trace_content',
+      targetId: null,
+      details: {
+        cutoff: cutoff.toISOString(),
+        deleted,
+        first_sequence_num: oldest,
+        last_sequence_num: newest,
+        retention_days: project.retention_days,
+        tier: project.tier,
+        tier_cap_days: tierCapDays,
+      },
+    }),
+  ]);
   return { project_id: project.id, cutoff: cutoff.toISOString(), deleted, days };
 }
 

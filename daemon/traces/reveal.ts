@@ -11,7 +11,13 @@ import { auditLevel, isTraceId } from './query.js';
 /** The AEAD purpose that binds a sealed raw original to this use. */
 export const RAW_PURPOSE = 'gw.trace.raw.v1';
 
-export async function revealTrace(sql: Sql, box: SecretBox, projectId: string, traceId: string, actor: Actor): Promise<{ trace_id: string; raw: unknown; revealed_at: string }> {
+export async function revealTrace(
+  sql: Sql,
+  box: SecretBox,
+  projectId: string,
+  traceId: string,
+  actor: Actor,
+): Promise<{ trace_id: string; raw: unknown; revealed_at: string }> {
   if (!isTraceId(traceId)) throw new GatewayError('not_found', 'No trace with this id.');
   return sql.begin(async (tx) => {
     if ((await auditLevel(tx, projectId)) !== 'full') throw new GatewayError('reveal_requires_full_audit');
@@ -21,9 +27,15 @@ export async function revealTrace(sql: Sql, box: SecretBox, projectId: string, t
     if (!trace) throw new GatewayError('not_found', 'No trace with this id.');
     const plaintext = await openRaw(tx, box, projectId, trace.raw, RAW_PURPOSE);
     const [{ now }] = await tx<{ now: Date }[]>`select now()`;
-    await appendAdmin(tx, projectId, [adminEntry(actor, {
-      action: 'trace.reveal', activity: 'read', targetType: 'trace', targetId: traceId, details: {},
-    })]);
+    await appendAdmin(tx, projectId, [
+      adminEntry(actor, {
+        action: 'trace.reveal',
+        activity: 'read',
+        targetType: 'trace',
+        targetId: traceId,
+        details: {},
+      }),
+    ]);
     return { trace_id: traceId, raw: JSON.parse(plaintext) as unknown, revealed_at: now.toISOString() };
   });
 }

@@ -32,10 +32,14 @@ export interface ContentView {
 export function contentView(decision: string, content: TraceContent | null): ContentView {
   const display = typeof content?.display === 'string' ? content.display : null;
   if (MASKED.has(decision)) {
-    return display === null ? { display_content: '', content_state: 'unavailable' } : { display_content: display, content_state: 'transmitted_masked' };
+    return display === null
+      ? { display_content: '', content_state: 'unavailable' }
+      : { display_content: display, content_state: 'transmitted_masked' };
   }
   if (PLAIN.has(decision)) {
-    return display === null ? { display_content: '', content_state: 'unavailable' } : { display_content: display, content_state: 'transmitted_plain' };
+    return display === null
+      ? { display_content: '', content_state: 'unavailable' }
+      : { display_content: display, content_state: 'transmitted_plain' };
   }
   return { display_content: '', content_state: 'not_transmitted' };
 }

@@ -1,30 +1,56 @@
-// POST /api/v1/verify, top to bottom:
+// POST /api/v1/verify: the specification's checks as an array, the first refusing stage answering.
+// Every stage is pure over the context load.ts filled in, and returns the one verdict type
+// (daemon/pipeline/verdict.ts); the runner is the MCP proxy's (daemon/pipeline/runner.ts).
 //
-//   parse and validate  ->  load (agent, policies, field roles, project)  ->  agent gate
-//   -> extract text (prompt, attachments, structured input, extracted_text)  ->  run policies
-//   -> combine (strictest wins)  ->  build output  ->  append trace (+ approval)  ->  answer
+//   load         (load.ts) the project's settings, the named agent, the field roles, the policies
+//                (as last read while the database is unreachable); then the attachments' text,
+//                extracted in worker threads under a deadline, and the optional ONNX injection
+//                model's scores of the segments' texts. Extraction is asynchronous CPU work,
+//                so it is part of loading, not a stage: it runs for every request, and what came of
+//                it is data the attachments stage decides on in its place in the order
+//   agent        a named agent that may not act is BLOCKED with its lifecycle reason
+//   attachments  an extraction past its deadline is BLOCKED (fail closed); a bad attachment is 400
+//   segments     the texts to scan: prompt, inspected attachments, content fields, extracted_text
+//   policies     the policies for this source and environment run their detectors; a detector that
+//                fails or overruns its budget, or a configuration that no longer parses, BLOCKS
+//   combine      strictest wins: BLOCKED > PENDING_APPROVAL > MODIFIED > FLAGGED > PASSED; BLOCKED
+//                and PENDING_APPROVAL forward nothing and end the run
+//   uninspected  an attachment not (fully) read turns a PASSED into FLAGGED
+//   output       on every outcome: the masked text and fields to forward, the per-attachment findings
+//   record       the trace, durably; a held request's approval in the same transaction (a held
+//                request needs the database: while it is unreachable, 503 and nothing written)
+//   answer       the decision's status; optional fields left out when they do not apply
 //
 // The project emergency stop is enforced before any of this, by authentication (a project key is
-// refused while it is active). Every stage but load, extract and record is a pure function in
-// stages.ts. A detector that fails or overruns its budget blocks the request (fail closed).
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../shared/canonical-json.js';
-import type { AgentStatus } from '../agents/lifecycle.js';
-import type { Deps } from '../api/deps.js';
-import type { Sql } from '../db/connect.js';
-import type { TraceWritten } from '../ledger/trace-writer.js';
-import { RAW_PURPOSE } from '../traces/reveal.js';
-import { createApproval } from '../approvals/store.js';
-import { sealRaw } from '../crypto/raw-keys.js';
+// refused while it is active).
 import { GatewayError } from '../../shared/errors.js';
-import { AttachmentError, extractAttachments, type ExtractedAttachment } from './attachments.js';
-import { message, type Locale } from './messages.js';
-import { loadPolicies, type LoadedPolicy } from './policies.js';
-import {
-  applicable, attachmentFindings, combine, contentTypeOf, flagUninspected, gateAgent, scan, segmentsOf, shapeOutput,
-  type Hit, type Verdict, type VerifyRequest,
-} from './stages.js';
 import type { VerifyBody } from '../../shared/verify-request-schema.js';
+import type { Deps } from '../deps.js';
+import { holdRequest } from '../approvals/held-call.js';
+import type { TraceInput } from '../ledger/streams.js';
+import type { TraceWritten } from '../ledger/trace-writer.js';
+import { runStages, type Outcome } from '../pipeline/runner.js';
+import { sealedOriginal } from '../traces/at-rest.js';
+import { loadVerifyContext } from './load.js';
+import { message, type Locale } from './messages.js';
+import { attachmentFindings, contentTypeOf, shapeOutput } from './output.js';
+import { verifyTrace, type Decided } from './record.js';
+import { agentStage } from './stages/agent.js';
+import { attachmentsStage } from './stages/attachments.js';
+import { combineStage } from './stages/combine.js';
+import { policiesStage } from './stages/policies.js';
+import { segmentsStage } from './stages/segments.js';
+import type { Stage, VerifyContext, VerifyRefusal, VerifyState } from './stages/types.js';
+import { uninspectedStage } from './stages/uninspected.js';
+
+export const VERIFY_STAGES: readonly Stage[] = Object.freeze([
+  agentStage,
+  attachmentsStage,
+  segmentsStage,
+  policiesStage,
+  combineStage,
+  uninspectedStage,
+]);
 
 export interface VerifyOutcome {
   readonly status: number;
@@ -32,159 +58,89 @@ export interface VerifyOutcome {
   readonly written: TraceWritten;
 }
 
-interface Loaded {
-  readonly source: 'api' | 'browser';
-  readonly environment: string;
-  readonly agentId: string | null;
-  readonly agentStatus: AgentStatus | null;
-  readonly policies: LoadedPolicy[];
-  readonly fieldRoles: Record<string, string> | null;
-  readonly auditLevel: string;
-  readonly attestation: boolean;
-}
-
 const STATUS: Record<string, number> = { PASSED: 200, FLAGGED: 200, MODIFIED: 200, PENDING_APPROVAL: 202, BLOCKED: 403 };
 
-async function load(sql: Sql, projectId: string, body: VerifyBody): Promise<Loaded> {
-  const meta = body.metadata ?? {};
-  const agentId = typeof meta.agent_id === 'string' && meta.agent_id !== '' ? meta.agent_id : null;
-  const environment = typeof meta.environment === 'string' && meta.environment !== '' ? meta.environment : 'prod';
-  const tool = body.structured_input?.tool_name ?? null;
-  const [project, agent, roles, policies] = await Promise.all([
-    sql<{ audit_detail_level: string; attestation_enabled: boolean }[]>`
-      select audit_detail_level, attestation_enabled from projects where id = ${projectId}`,
-    agentId ? sql<{ status: AgentStatus }[]>`select status from agents where project_id = ${projectId} and id = ${agentId}` : Promise.resolve([]),
-    tool ? sql<{ field: string; role: string }[]>`select field, role from verify_field_roles where project_id = ${projectId} and tool_name = ${tool}` : Promise.resolve([]),
-    loadPolicies(sql, projectId),
-  ]);
-  return {
-    source: meta.source === 'browser' ? 'browser' : 'api',
-    environment,
-    agentId,
-    agentStatus: agent[0]?.status ?? null,
-    policies,
-    fieldRoles: roles.length > 0 ? Object.fromEntries(roles.map((r) => [r.field, r.role])) : null,
-    auditLevel: project[0]?.audit_detail_level ?? 'standard',
-    attestation: project[0]?.attestation_enabled ?? false,
-  };
-}
-
-/** The request's canonical hash: what an approval is bound to. */
-export function requestHash(body: VerifyBody): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson({
-    prompt: body.prompt, attachments: body.attachments ?? [], structured_input: body.structured_input ?? null, extracted_text: body.extracted_text ?? null,
-  })).digest('hex');
-}
-
-function findingsOnTrace(hits: readonly Hit[]): Record<string, unknown>[] {
-  return hits.map((h) => ({
-    policy_id: h.policy.id, policy: h.policy.name, detector: h.policy.detector, action: h.policy.action, effect: h.effect,
-    segment: h.segment.id,
-    findings: h.findings.map((f) => ({ entity: f.entity, score: f.score, ...(f.rule ? { rule: f.rule } : {}), start: f.start, end: f.end })),
-  }));
-}
-
-async function extract(body: VerifyBody): Promise<{ attachments: ExtractedAttachment[] } | { timeout: string }> {
-  try {
-    return { attachments: await extractAttachments(body.attachments ?? []) };
-  } catch (err) {
-    if (!(err instanceof AttachmentError)) throw err;
-    if (err.code === 'attachment_extraction_timeout') return { timeout: err.code };
-    throw new GatewayError('validation_error', `Invalid request: attachments.${err.index}: ${err.detail} (${err.code})`);
-  }
-}
-
 export async function runVerify(deps: Deps, projectId: string, body: VerifyBody, locale: Locale): Promise<VerifyOutcome> {
-  const loaded = await load(deps.sql, projectId, body);
-  if (loaded.agentId && loaded.agentStatus) deps.activity.record(projectId, loaded.agentId);
-  const req: VerifyRequest = { prompt: body.prompt, metadata: body.metadata ?? {}, context: body.context, structured_input: body.structured_input, extracted_text: body.extracted_text };
-
-  // 1. Agent gate: a named agent that may not act is refused before anything is scanned.
-  let verdict: Verdict | null = gateAgent(loaded.agentStatus);
-  let attachments: ExtractedAttachment[] = [];
-  let segments = segmentsOf(req, attachments, loaded.fieldRoles);
-  let hits: Hit[] = [];
-  if (!verdict) {
-    // 2. Extract: attachments are sniffed and their text taken out (400 on oversize or undecodable
-    // input; an extraction past its time budget is a check that could not run).
-    const extracted = await extract(body);
-    if ('timeout' in extracted) {
-      verdict = { decision: 'BLOCKED', reasonKey: 'reason.fail_closed', reasonParams: { error_class: extracted.timeout }, policy: null, errorClass: extracted.timeout };
-    } else {
-      attachments = extracted.attachments;
-      segments = segmentsOf(req, attachments, loaded.fieldRoles);
-      // 3. Run the project's policies that apply to this source and environment.
-      const scanned = scan(applicable(loaded.policies, loaded.source, loaded.environment), segments, deps.config.detectorBudgetMs);
-      hits = scanned.hits;
-      // 4. Combine: strictest wins; a check that could not run blocks; nothing uninspected passes silently.
-      verdict = scanned.ok ? flagUninspected(combine(hits, loaded.source), attachments)
-        : { decision: 'BLOCKED', reasonKey: 'reason.fail_closed', reasonParams: { error_class: scanned.errorClass }, policy: scanned.policy, errorClass: scanned.errorClass };
-    }
-  }
-  // 5. Output: masked prompt and fields when anything is forwarded.
-  const shaped = shapeOutput(req, segments, hits, verdict.decision, loaded.fieldRoles);
-  const reason = verdict.reasonKey ? message(locale, verdict.reasonKey, verdict.reasonParams) : null;
-  const englishReason = verdict.reasonKey ? message('en', verdict.reasonKey, verdict.reasonParams) : null;
-  const findings = attachments.length > 0 ? attachmentFindings(attachments, hits) : undefined;
-
-  // 6. Record: the trace carries what was transmitted, the findings, and (only at audit level
-  // full) the sealed raw original. A held request then gets its approval, bound to the request
-  // hash and found by its trace id (GET /approvals/status?trace_id=).
-  const transmitted = shaped.output !== undefined;
-  const extracted = [...attachments.filter((a) => a.text !== null).map((a) => a.text!), ...(body.extracted_text ? [body.extracted_text] : [])].join('\n\n');
-  const raw = loaded.auditLevel === 'full'
-    ? await sealRaw(deps.sql, deps.secretBox, projectId, JSON.stringify({ prompt: body.prompt, structured_input: body.structured_input ?? null, extracted_text: body.extracted_text ?? null, attachments: attachments.map((a) => ({ name: a.name, mime: a.mime, text: a.text })) }), RAW_PURPOSE)
-    : undefined;
-  const traceId = crypto.randomUUID();
-  const written = await deps.writer.appendOrQueue(projectId, {
-    id: traceId,
-    traceType: 'VERIFY',
-    decision: verdict.decision,
-    reason: englishReason,
-    actionName: loaded.source === 'browser' ? 'browser.verify' : 'verify',
-    environment: loaded.environment,
-    // An id that names no agent of the project is anonymous traffic: not attributed.
-    agentId: loaded.agentStatus ? loaded.agentId : null,
-    content: {
-      display: transmitted ? shaped.output : '',
-      extracted_text: transmitted && verdict.decision !== 'MODIFIED' && extracted !== '' ? extracted : null,
-      metadata: req.metadata,
-      ...(req.context ? { context: req.context } : {}),
-      details: {
-        source: loaded.source,
-        policies: findingsOnTrace(hits),
-        ...(verdict.code ? { refusal: verdict.code } : {}),
-        ...(verdict.errorClass ? { error_class: verdict.errorClass, failed_policy: verdict.policy?.id } : {}),
-        ...(findings ? { attachments: findings } : {}),
-        ...(shaped.modifiedFields ? { modified_fields: Object.fromEntries(Object.entries(shaped.modifiedFields).map(([k, v]) => [k, { role: v.role, status: v.status }])) } : {}),
-        ...(verdict.enforcementAction ? { enforcement_action: verdict.enforcementAction } : {}),
-        masked: shaped.masked,
-        request_hash: requestHash(body),
-      },
-      ...(raw ? { raw } : {}),
-    },
+  const ctx = await loadVerifyContext(deps.sql, projectId, body, deps.config.detectorBudgetMs, deps.injectionModel);
+  if (ctx.modelScores?.ok === false)
+    deps.log.warn({ errorClass: ctx.modelScores.errorClass, detail: ctx.modelScores.detail }, 'injection model failed: request blocked');
+  if (ctx.agent) deps.activity.record(projectId, ctx.agent.id);
+  const run = runStages(VERIFY_STAGES, ctx);
+  if (run.kind === 'refuse' && run.refusal.code === 'validation_error') throw new GatewayError('validation_error', run.refusal.detail);
+  const d = decided(ctx, run);
+  const trace = verifyTrace(ctx, d, {
+    traceId: crypto.randomUUID(),
+    reason: d.ruling.reasonKey ? message('en', d.ruling.reasonKey, d.ruling.reasonParams) : null,
+    raw: await sealedOriginal(deps.sql, deps.secretBox, projectId, original(ctx, d), ctx.auditLevel),
   });
+  const written = await record(deps, projectId, ctx, d, trace);
+  return { status: STATUS[d.ruling.decision]!, body: answer(ctx, d, written, locale), written };
+}
 
-  if (verdict.decision === 'PENDING_APPROVAL') {
-    await createApproval(deps.sql, projectId, { kind: 'verify', traceId, agentId: loaded.agentStatus ? loaded.agentId : null, argumentsHash: requestHash(body), ttlSeconds: deps.config.approvalTtlSeconds });
-  }
+/** The ruling, from the refusal or the last stage, and the answer's content built from it. */
+function decided(ctx: VerifyContext, run: Outcome<VerifyState, VerifyRefusal>): Decided {
+  const stopped = run.kind === 'refuse' && run.refusal.code !== 'validation_error' ? run.refusal.detail : null;
+  const ruling = stopped?.ruling ?? run.state.ruling!;
+  const attachments = run.state.attachments ?? [];
+  const hits = stopped?.hits ?? run.state.hits ?? [];
+  // Refused before the segments stage, nothing was scanned, so nothing can be masked.
+  const shaped = shapeOutput(ctx.request, run.state.segments ?? [], hits, ruling.decision, ctx.fieldRoles);
+  return { ruling, attachments, hits, shaped, ...(attachments.length > 0 ? { findings: attachmentFindings(attachments, hits) } : {}) };
+}
 
-  // 7. Answer: the decision's status; optional fields left out when they do not apply.
-  const responseBody: Record<string, unknown> = {
-    decision: verdict.decision,
+/** What the trace keeps sealed at audit level full: the request and the text taken from its attachments. */
+function original(ctx: VerifyContext, d: Decided): Record<string, unknown> {
+  const { prompt, structured_input, extracted_text } = ctx.request;
+  const attachments = d.attachments.map((a) => ({ name: a.name, mime: a.mime, text: a.text }));
+  return { prompt, structured_input: structured_input ?? null, extracted_text: extracted_text ?? null, attachments };
+}
+
+/**
+ * Into the ledger, or the dead-letter queue while the database is down. A held request's approval,
+ * bound to the request hash and found by its trace id (GET /approvals/status?trace_id=), is created
+ * in the trace's own transaction, as the proxy holds a call: no PENDING_APPROVAL record nobody
+ * could decide, no approval without its record.
+ */
+async function record(
+  deps: Deps,
+  projectId: string,
+  ctx: VerifyContext,
+  d: Decided,
+  trace: TraceInput & { readonly id: string },
+): Promise<TraceWritten> {
+  if (d.ruling.decision !== 'PENDING_APPROVAL') return deps.writer.appendOrQueue(projectId, trace);
+  const held = await holdRequest(
+    deps.sql,
+    projectId,
+    {
+      kind: 'verify',
+      traceId: trace.id,
+      agentId: ctx.agent?.id ?? null,
+      argumentsHash: ctx.requestHash,
+      ttlSeconds: deps.config.approvalTtlSeconds,
+    },
+    () => trace,
+  );
+  return { ...held.appended, persisted: 'db', degradedSubsystems: deps.writer.degradedSubsystems() };
+}
+
+function answer(ctx: VerifyContext, d: Decided, written: TraceWritten, locale: Locale): Record<string, unknown> {
+  const { ruling, shaped } = d;
+  const reason = ruling.reasonKey ? message(locale, ruling.reasonKey, ruling.reasonParams) : null;
+  return {
+    decision: ruling.decision,
     ...(shaped.output !== undefined ? { output: shaped.output } : {}),
     ...(reason ? { reason } : {}),
     trace_id: written.id,
     ...(written.integrityHash !== null ? { integrity_hash: written.integrityHash, sequence_num: written.sequenceNum } : {}),
     // Every decision qualifies while the project's attestation is on; a fresh trace is never anchored yet.
-    should_anchor: loaded.attestation,
-    ...(loaded.attestation ? { flare_status: 'PENDING' } : {}),
-    content_type: contentTypeOf(attachments),
-    ...(findings ? { findings } : {}),
-    ...(verdict.enforcementAction ? { enforcement_action: verdict.enforcementAction } : {}),
-    ...(verdict.enforcementAction && verdict.actionConfig ? { action_config: verdict.actionConfig } : {}),
-    ...(verdict.errorClass ? { error_class: verdict.errorClass } : {}),
+    should_anchor: ctx.attestation,
+    ...(ctx.attestation ? { flare_status: 'PENDING' } : {}),
+    content_type: contentTypeOf(d.attachments),
+    ...(d.findings ? { findings: d.findings } : {}),
+    ...(ruling.enforcementAction ? { enforcement_action: ruling.enforcementAction } : {}),
+    ...(ruling.enforcementAction && ruling.actionConfig ? { action_config: ruling.actionConfig } : {}),
+    ...(ruling.errorClass ? { error_class: ruling.errorClass } : {}),
     ...(shaped.modifiedFields ? { modified_fields: shaped.modifiedFields } : {}),
   };
-  return { status: STATUS[verdict.decision]!, body: responseBody, written };
 }

@@ -33,39 +33,66 @@ export interface LoadedPolicy extends Policy {
 }
 
 interface PolicyRow {
-  id: string; name: string; description: string | null; detector: string; config: Record<string, unknown>;
-  action: string; action_config: Policy['action_config']; sources: string[]; environments: string[];
-  enabled: boolean; is_default: boolean; created_at: Date; updated_at: Date;
+  id: string;
+  name: string;
+  description: string | null;
+  detector: string;
+  config: Record<string, unknown>;
+  action: string;
+  action_config: Policy['action_config'];
+  sources: string[];
+  environments: string[];
+  enabled: boolean;
+  is_default: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const DEFAULT_POLICIES: readonly Omit<PolicyCreate, 'enabled'>[] = [
   {
     name: 'Personal data',
-    description: 'E-mail addresses (not RFC 2606 example domains), phone numbers, Luhn-valid payment cards, mod-97-valid IBANs, IP addresses and checksum-valid national identifiers (US, UK, DE, FR) are masked with typed placeholders.',
-    detector: 'pii', config: {}, action: 'REDACT', action_config: {},
+    description:
+      'E-mail addresses (not RFC 2606 example domains), phone numbers, Luhn-valid payment cards, mod-97-valid IBANs, IP addresses and checksum-valid national identifiers (US, UK, DE, FR) are masked with typed placeholders.',
+    detector: 'pii',
+    config: {},
+    action: 'REDACT',
+    action_config: {},
     scope: { sources: ['api', 'browser'], environments: ['*'] },
   },
   {
     name: 'Secrets',
     description: 'Cloud and SaaS keys, tokens, private keys and credentials in connection strings are blocked.',
-    detector: 'secrets', config: {}, action: 'BLOCK', action_config: {},
+    detector: 'secrets',
+    config: {},
+    action: 'BLOCK',
+    action_config: {},
     scope: { sources: ['api', 'browser'], environments: ['*'] },
   },
   {
     name: 'Prompt injection',
     description: 'Blocked at high confidence (score >= block_threshold), flagged at medium confidence (score >= flag_threshold).',
-    detector: 'injection', config: {}, action: 'BLOCK', action_config: {},
+    detector: 'injection',
+    config: {},
+    action: 'BLOCK',
+    action_config: {},
     scope: { sources: ['api', 'browser'], environments: ['*'] },
   },
 ];
 
 function present(row: PolicyRow): Policy {
   return {
-    id: row.id, name: row.name, description: row.description, detector: row.detector, config: row.config,
-    action: row.action, action_config: row.action_config,
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    detector: row.detector,
+    config: row.config,
+    action: row.action,
+    action_config: row.action_config,
     scope: { sources: row.sources, environments: row.environments },
-    enabled: row.enabled, is_default: row.is_default,
-    created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+    enabled: row.enabled,
+    is_default: row.is_default,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
 }
 
@@ -88,23 +115,34 @@ export function checkDetectorConfig(detector: string, config: Record<string, unk
   }
 }
 
-async function recordChange(tx: Tx, projectId: string, operation: 'create' | 'update' | 'delete', before: Policy | null, after: Policy | null, actor: Actor): Promise<void> {
+async function recordChange(
+  tx: Tx,
+  projectId: string,
+  operation: 'create' | 'update' | 'delete',
+  before: Policy | null,
+  after: Policy | null,
+  actor: Actor,
+): Promise<void> {
   const policy = (after ?? before)!;
-  await appendTraces(tx, projectId, [{
-    traceType: 'POLICY_CHANGE',
-    decision: 'POLICY_CHANGE',
-    actionName: `verify.policy.${operation}`,
-    reason: `prompt policy "${policy.name}" ${operation}d by ${actorLabel(actor)}`,
-    environment: 'prod',
-    content: { policy_id: policy.id, operation, before, after, actor: actorLabel(actor), request_id: actor.requestId },
-  }]);
-  await appendAdmin(tx, projectId, [adminEntry(actor, {
-    action: `verify.policy.${operation}`,
-    activity: operation,
-    targetType: 'prompt_policy',
-    targetId: policy.id,
-    details: { name: policy.name, detector: policy.detector, action: policy.action, enabled: policy.enabled },
-  })]);
+  await appendTraces(tx, projectId, [
+    {
+      traceType: 'POLICY_CHANGE',
+      decision: 'POLICY_CHANGE',
+      actionName: `verify.policy.${operation}`,
+      reason: `prompt policy "${policy.name}" ${operation}d by ${actorLabel(actor)}`,
+      environment: 'prod',
+      content: { policy_id: policy.id, operation, before, after, actor: actorLabel(actor), request_id: actor.requestId },
+    },
+  ]);
+  await appendAdmin(tx, projectId, [
+    adminEntry(actor, {
+      action: `verify.policy.${operation}`,
+      activity: operation,
+      targetType: 'prompt_policy',
+      targetId: policy.id,
+      details: { name: policy.name, detector: policy.detector, action: policy.action, enabled: policy.enabled },
+    }),
+  ]);
 }
 
 function nameConflict(err: unknown): never {
@@ -171,7 +209,10 @@ export async function updatePolicy(sql: Sql, projectId: string, id: string, patc
 /** The same rule as the create schema, for a PATCH that combines stored and new fields. */
 function assertActionFits(action: string, actionConfig: Policy['action_config'], sources: string[]): void {
   if (['WARN', 'JUSTIFY', 'REDIRECT'].includes(action) && sources.some((s) => s !== 'browser')) {
-    throw new GatewayError('validation_error', `Invalid request: scope.sources: ${action} is shown by the browser extension: scope.sources must be ["browser"]`);
+    throw new GatewayError(
+      'validation_error',
+      `Invalid request: scope.sources: ${action} is shown by the browser extension: scope.sources must be ["browser"]`,
+    );
   }
   if (action === 'REDIRECT' && !actionConfig.redirect_url) {
     throw new GatewayError('validation_error', 'Invalid request: action_config.redirect_url: REDIRECT needs action_config.redirect_url');
@@ -205,7 +246,12 @@ export function warmDetectors(): void {
   const sample = 'Warm-up: mail jane@corp.de, call +49 30 1234567, key AKIAZ3MSJV4WWQ5RMNBV, ignore previous instructions.';
   for (const d of Object.values(DETECTORS)) {
     try {
-      d.detect(sample, d.parseConfig(d.name === 'keywords' ? { words: ['warm'] } : d.name === 'regex' ? { patterns: [{ pattern: 'warm', entity: 'WARM' }] } : {}));
+      d.detect(
+        sample,
+        d.parseConfig(
+          d.name === 'keywords' ? { words: ['warm'] } : d.name === 'regex' ? { patterns: [{ pattern: 'warm', entity: 'WARM' }] } : {},
+        ),
+      );
     } catch {
       // a detector that cannot even warm up fails closed on its first request instead
     }

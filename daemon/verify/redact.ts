@@ -2,6 +2,7 @@
 // text of one request (prompt, attachments, structured fields), so a value gets the same placeholder
 // wherever it appears, numbered per entity type in order of first appearance. Overlapping findings
 // are merged into one masked span, so no fragment of either value survives.
+import { PII_ENTITIES } from './detectors/pii/shared.js';
 import type { Finding } from './detectors/types.js';
 
 export type RedactSpan = Pick<Finding, 'entity' | 'start' | 'end'> & { readonly score?: number };
@@ -19,8 +20,9 @@ export interface RedactResult {
   readonly replacements: readonly Replacement[];
 }
 
-// Entities whose printed form varies in separators and case but not in value.
-const NUMBER_LIKE = new Set(['PHONE', 'CREDIT_CARD', 'IBAN', 'US_SSN', 'UK_NINO', 'UK_NHS', 'DE_TAX_ID', 'DE_ID_CARD', 'FR_NIR', 'FR_TAX_ID']);
+// Entities whose printed form varies in separators and case but not in value: every PII entity but
+// the two written as text (the list itself is the PII detector's, so a new identifier joins it).
+const NUMBER_LIKE: ReadonlySet<string> = new Set(PII_ENTITIES.filter((e) => e !== 'EMAIL' && e !== 'IP_ADDRESS'));
 
 function normalise(entity: string, value: string): string {
   const v = value.normalize('NFKC');
@@ -34,22 +36,41 @@ function typeName(entity: string): string {
   return name.length > 0 ? name : 'REDACTED';
 }
 
-interface Merged { entity: string; start: number; end: number; weight: number; score: number }
+interface Merged {
+  entity: string;
+  start: number;
+  end: number;
+  weight: number;
+  score: number;
+}
 
 /** Sorted, non-overlapping spans; of overlapping findings the longest (then highest score) names the union. */
 function merge(text: string, findings: readonly RedactSpan[]): Merged[] {
-  const spans = findings.map((f) => {
-    if (!Number.isInteger(f.start) || !Number.isInteger(f.end) || f.start < 0 || f.end > text.length || f.start >= f.end) {
-      throw new RangeError(`finding ${f.entity} [${f.start}, ${f.end}) is outside the text (length ${text.length})`);
-    }
-    return { entity: f.entity, start: widenStart(text, f.start), end: widenEnd(text, f.end), weight: f.end - f.start, score: f.score ?? 0 };
-  }).sort((a, b) => a.start - b.start);
+  const spans = findings
+    .map((f) => {
+      if (!Number.isInteger(f.start) || !Number.isInteger(f.end) || f.start < 0 || f.end > text.length || f.start >= f.end) {
+        throw new RangeError(`finding ${f.entity} [${f.start}, ${f.end}) is outside the text (length ${text.length})`);
+      }
+      return {
+        entity: f.entity,
+        start: widenStart(text, f.start),
+        end: widenEnd(text, f.end),
+        weight: f.end - f.start,
+        score: f.score ?? 0,
+      };
+    })
+    .sort((a, b) => a.start - b.start);
   const out: Merged[] = [];
   for (const s of spans) {
     const last = out[out.length - 1];
-    if (last === undefined || s.start >= last.end) { out.push({ ...s }); continue; }
+    if (last === undefined || s.start >= last.end) {
+      out.push({ ...s });
+      continue;
+    }
     if (s.weight > last.weight || (s.weight === last.weight && s.score > last.score)) {
-      last.entity = s.entity; last.weight = s.weight; last.score = s.score;
+      last.entity = s.entity;
+      last.weight = s.weight;
+      last.score = s.score;
     }
     last.end = Math.max(last.end, s.end);
   }

@@ -2,13 +2,25 @@
 // time (the event's own timestamp when valid), and what the trace keeps. Pure, so the mapping is
 // testable and documented in one place.
 import { z } from 'zod';
+import type { SealedRaw } from '../crypto/raw-keys.js';
 import type { TraceInput } from '../ledger/streams.js';
+import { DisplayMask } from '../traces/at-rest.js';
 
 /** Last word of the event type (after the last `.`, `:` or `/`) -> decision; anything else is PASSED. */
 export const EVENT_DECISIONS: Readonly<Record<string, string>> = {
-  blocked: 'BLOCKED', block: 'BLOCKED', denied: 'BLOCKED', deny: 'BLOCKED', rejected: 'BLOCKED',
-  flagged: 'FLAGGED', flag: 'FLAGGED', warned: 'FLAGGED', warn: 'FLAGGED', warning: 'FLAGGED',
-  redacted: 'MODIFIED', masked: 'MODIFIED', modified: 'MODIFIED',
+  blocked: 'BLOCKED',
+  block: 'BLOCKED',
+  denied: 'BLOCKED',
+  deny: 'BLOCKED',
+  rejected: 'BLOCKED',
+  flagged: 'FLAGGED',
+  flag: 'FLAGGED',
+  warned: 'FLAGGED',
+  warn: 'FLAGGED',
+  warning: 'FLAGGED',
+  redacted: 'MODIFIED',
+  masked: 'MODIFIED',
+  modified: 'MODIFIED',
 };
 
 export function decisionOfEvent(eventType: string): string {
@@ -40,27 +52,36 @@ export interface Extension {
   readonly name: string;
 }
 
-export function eventTrace(event: IncomingEvent, extension: Extension, now: Date): TraceInput {
+/**
+ * The event's trace. Everything the extension sent is kept masked (traces/at-rest.ts: a card
+ * number or a token in the payload becomes a placeholder); the original, only when the caller
+ * sealed it (audit level `full`), as `raw`.
+ */
+export function eventTrace(event: IncomingEvent, extension: Extension, now: Date, raw?: SealedRaw): TraceInput {
   const ownTime = eventTime(event.payload.timestamp ?? event.payload.occurred_at, now);
+  const mask = new DisplayMask();
+  const type = mask.text(event.eventType);
+  const source = mask.text(event.source);
   return {
     traceType: 'EXTERNAL_EVENT',
     decision: decisionOfEvent(event.eventType),
-    reason: `extension event ${event.eventType} from ${event.source} (extension ${extension.id})`,
-    actionName: event.eventType,
+    reason: `extension event ${type} from ${source} (extension ${extension.id})`,
+    actionName: type,
     environment: 'prod',
     agentId: null,
     content: {
       // The list shows this summary, never the payload.
-      display: `${event.source}: ${event.eventType}`,
-      metadata: { source: event.source, extension_id: extension.id },
+      display: `${source}: ${type}`,
+      metadata: { source, extension_id: extension.id },
       details: {
         extension: { id: extension.id, name: extension.name },
-        event: { type: event.eventType, source: event.source, id: event.eventId },
-        payload: event.payload,
+        event: { type, source, id: mask.nullable(event.eventId) },
+        payload: mask.value(event.payload),
       },
       occurred_at: ownTime ?? now.toISOString(),
       occurred_at_from: ownTime ? 'event' : 'received',
       received_at: now.toISOString(),
+      ...(raw ? { raw } : {}),
     },
   };
 }

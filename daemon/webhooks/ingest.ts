@@ -4,12 +4,13 @@
 // return its trace. Without a key the trace goes through the group-commit writer.
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY, webhookEnvelope } from '../../shared/command-center-schemas.js';
+import type { Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
-import type { Deps } from '../api/deps.js';
 import type { Tx } from '../db/connect.js';
-import type { Principal } from '../http/types.js';
+import type { Deps } from '../deps.js';
 import { parseInput } from '../http/validate.js';
 import { appendTraces } from '../ledger/append.js';
+import { sealedOriginal } from '../traces/at-rest.js';
 import type { TraceInput } from '../ledger/streams.js';
 import { eventTrace, type IncomingEvent } from './events.js';
 
@@ -25,7 +26,7 @@ export interface Ingested {
   readonly flare_status?: 'PENDING';
 }
 
-export type IngestDeps = Pick<Deps, 'sql' | 'writer'>;
+export type IngestDeps = Pick<Deps, 'sql' | 'writer' | 'secretBox'>;
 
 export function readEvent(body: unknown, idempotencyHeader: string | string[] | undefined): IncomingEvent {
   const { event_type: eventType, source, event_id: eventId, ...payload } = parseInput(webhookEnvelope, body);
@@ -36,13 +37,22 @@ export function readEvent(body: unknown, idempotencyHeader: string | string[] | 
   }
   const text = JSON.stringify(payload);
   if (Buffer.byteLength(text) > PAYLOAD_MAX_BYTES) {
-    throw new GatewayError('payload_too_large', `The event payload (fields other than event_type, source and event_id) is larger than ${PAYLOAD_MAX_BYTES} bytes.`);
+    throw new GatewayError(
+      'payload_too_large',
+      `The event payload (fields other than event_type, source and event_id) is larger than ${PAYLOAD_MAX_BYTES} bytes.`,
+    );
   }
   if (text.includes('\\u0000')) throw new GatewayError('validation_error', 'Invalid request: payload: must not contain NUL characters');
   return { eventType, source, eventId: key ?? null, payload };
 }
 
-async function appendKeyed(tx: Tx, projectId: string, extensionId: string, key: string, input: TraceInput): Promise<Omit<Ingested, 'should_anchor'> & { replayed: boolean }> {
+async function appendKeyed(
+  tx: Tx,
+  projectId: string,
+  extensionId: string,
+  key: string,
+  input: TraceInput,
+): Promise<Omit<Ingested, 'should_anchor'> & { replayed: boolean }> {
   const id = randomUUID();
   const claimed = await tx`
     insert into webhook_deliveries (project_id, extension_id, idempotency_key, trace_id)
@@ -52,20 +62,49 @@ async function appendKeyed(tx: Tx, projectId: string, extensionId: string, key: 
       select t.id::text as id, t.sequence_num::text as sequence_num, t.integrity_hash, t.decision
       from webhook_deliveries d join traces t on t.id = d.trace_id
       where d.project_id = ${projectId} and d.extension_id = ${extensionId} and d.idempotency_key = ${key}`;
-    return { trace_id: first!.id, sequence_num: Number(first!.sequence_num), integrity_hash: first!.integrity_hash, decision: first!.decision, replayed: true };
+    return {
+      trace_id: first!.id,
+      sequence_num: Number(first!.sequence_num),
+      integrity_hash: first!.integrity_hash,
+      decision: first!.decision,
+      replayed: true,
+    };
   }
   const [appended] = await appendTraces(tx, projectId, [{ ...input, id }]);
-  return { trace_id: appended!.id, sequence_num: appended!.sequenceNum, integrity_hash: appended!.integrityHash, decision: input.decision, replayed: false };
+  return {
+    trace_id: appended!.id,
+    sequence_num: appended!.sequenceNum,
+    integrity_hash: appended!.integrityHash,
+    decision: input.decision,
+    replayed: false,
+  };
 }
 
-export async function ingestEvent(deps: IngestDeps, principal: Principal, event: IncomingEvent, now = new Date()): Promise<Ingested & { replayed: boolean }> {
-  const input = eventTrace(event, { id: principal.credentialId, name: principal.name }, now);
-  const [project] = await deps.sql<{ attestation_enabled: boolean }[]>`select attestation_enabled from projects where id = ${principal.projectId}`;
+export async function ingestEvent(
+  deps: IngestDeps,
+  principal: Principal,
+  event: IncomingEvent,
+  now = new Date(),
+): Promise<Ingested & { replayed: boolean }> {
+  const [project] = await deps.sql<{ attestation_enabled: boolean; audit_detail_level: string }[]>`
+    select attestation_enabled, audit_detail_level from projects where id = ${principal.projectId}`;
   const shouldAnchor = project?.attestation_enabled ?? false;
+  // The original event is kept only sealed, and only at audit level full; the trace keeps it masked.
+  const original = { event_type: event.eventType, source: event.source, event_id: event.eventId, payload: event.payload };
+  const raw = await sealedOriginal(deps.sql, deps.secretBox, principal.projectId, original, project?.audit_detail_level ?? 'standard');
+  const input = eventTrace(event, { id: principal.credentialId, name: principal.name }, now, raw);
   const flare = shouldAnchor ? { flare_status: 'PENDING' as const } : {};
   if (event.eventId === null) {
     const written = await deps.writer.append(principal.projectId, input);
-    return { trace_id: written.id, sequence_num: written.sequenceNum, integrity_hash: written.integrityHash, decision: input.decision, should_anchor: shouldAnchor, ...flare, replayed: false };
+    return {
+      trace_id: written.id,
+      sequence_num: written.sequenceNum,
+      integrity_hash: written.integrityHash,
+      decision: input.decision,
+      should_anchor: shouldAnchor,
+      ...flare,
+      replayed: false,
+    };
   }
   // Written around the writer: while its dead-letter queue is not yet replayed that would overtake queued traces.
   if (deps.writer.status().queueing) {

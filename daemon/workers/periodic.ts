@@ -25,8 +25,15 @@ export function every(intervalMs: number, firstDelayMs: number, name: string, lo
   let timer: NodeJS.Timeout | null = null;
   const tick = (): void => {
     current = run()
-      .then(() => undefined, (err: unknown) => { log.warn({ err, worker: name }, 'background run failed; retrying next interval'); })
-      .finally(() => { if (!stopped) timer = setTimeout(tick, intervalMs).unref(); });
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          log.warn({ err, worker: name }, 'background run failed; retrying next interval');
+        },
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs).unref();
+      });
   };
   timer = setTimeout(tick, firstDelayMs).unref();
   return {

@@ -1,5 +1,13 @@
 import t from 'tap';
-import { capabilityModelSchema, capabilityRule, DEFAULT_PROFILE, PROFILE_MODELS, RULES, strictest, tighten } from '../../daemon/agents/capability.js';
+import {
+  capabilityModelSchema,
+  capabilityRule,
+  DEFAULT_PROFILE,
+  PROFILE_MODELS,
+  RULES,
+  strictest,
+  tighten,
+} from '../../daemon/agents/capability.js';
 
 const tool = (riskLevel: string | null, action: string | null) => ({ riskLevel, action });
 

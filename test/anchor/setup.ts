@@ -29,7 +29,11 @@ export function anchorEnv(node: Anvil, keyFile: string, extra: Record<string, st
   };
 }
 
-export async function anchoredGateway(t: Test, node: Anvil, options: { key?: string; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestGateway> {
+export async function anchoredGateway(
+  t: Test,
+  node: Anvil,
+  options: { key?: string; env?: Record<string, string>; databaseUrl?: string } = {},
+): Promise<TestGateway> {
   const keyFile = await writeKeyFile(t, options.key);
   return startTestGateway(t, { databaseUrl: options.databaseUrl, env: anchorEnv(node, keyFile, options.env) });
 }
@@ -42,7 +46,8 @@ export async function addProject(gw: TestGateway, id: string, attestation: boole
 
 export async function seedTraces(gw: TestGateway, project: string, n: number) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(await gw.gateway.writer.append(project, { traceType: 'VERIFY', decision: 'PASSED', content: { display: `prompt ${i}` } }));
+  for (let i = 0; i < n; i++)
+    out.push(await gw.gateway.writer.append(project, { traceType: 'VERIFY', decision: 'PASSED', content: { display: `prompt ${i}` } }));
   return out;
 }
 
@@ -51,7 +56,8 @@ export async function runNow(gw: TestGateway, token?: string) {
 }
 
 export async function epochCount(gw: TestGateway): Promise<{ epochs: number; leaves: number }> {
-  const [row] = await gw.db`select (select count(*) from anchor_epochs)::int as epochs, (select count(*) from anchor_epoch_leaves)::int as leaves`;
+  const [row] =
+    await gw.db`select (select count(*) from anchor_epochs)::int as epochs, (select count(*) from anchor_epoch_leaves)::int as leaves`;
   return row as { epochs: number; leaves: number };
 }
 

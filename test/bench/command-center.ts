@@ -29,21 +29,25 @@ const HOUR = 3_600_000;
 
 /** Expected share of each dimension value; counts are drawn as floor(expected + random()), so sums match on average. */
 const TYPES = "(values ('VERIFY', 0.85), ('MCP_TOOL_CALL', 0.10), ('EXTERNAL_EVENT', 0.05)) as t(tt, w)";
-const DECISIONS = "(values ('PASSED', 0.70), ('FLAGGED', 0.10), ('MODIFIED', 0.10), ('BLOCKED', 0.08), ('PENDING_APPROVAL', 0.02)) as d(dec, w)";
-const POLICIES = "(values ('Personal data', 'VERIFY', 0.10), ('Secrets', 'VERIFY', 0.06), ('Prompt injection', 'VERIFY', 0.05), ('Keywords', 'VERIFY', 0.02), ('DENY delete_file', 'MCP_TOOL_CALL', 0.01), ('Hold writes', 'MCP_TOOL_CALL', 0.01)) as p(name, tt, w)";
-const CONTENT = "(values ('text', 0.80), ('document', 0.08), ('image', 0.06), ('audio', 0.02), ('mixed', 0.02), ('other', 0.02)) as c(ct, w)";
+const DECISIONS =
+  "(values ('PASSED', 0.70), ('FLAGGED', 0.10), ('MODIFIED', 0.10), ('BLOCKED', 0.08), ('PENDING_APPROVAL', 0.02)) as d(dec, w)";
+const POLICIES =
+  "(values ('Personal data', 'VERIFY', 0.10), ('Secrets', 'VERIFY', 0.06), ('Prompt injection', 'VERIFY', 0.05), ('Keywords', 'VERIFY', 0.02), ('DENY delete_file', 'MCP_TOOL_CALL', 0.01), ('Hold writes', 'MCP_TOOL_CALL', 0.01)) as p(name, tt, w)";
+const CONTENT =
+  "(values ('text', 0.80), ('document', 0.08), ('image', 0.06), ('audio', 0.02), ('mixed', 0.02), ('other', 0.02)) as c(ct, w)";
 
 /** Every counter row of one grain between `from` and `to` (exclusive), `perBucket` traces per bucket. */
 async function seedGrain(sql: postgres.Sql, grain: 'minute' | 'hour', from: Date, to: Date, perBucket: number): Promise<void> {
   const step = grain === 'minute' ? '1 minute' : '1 hour';
   const buckets = sql`generate_series(${from.toISOString()}::timestamptz, ${new Date(to.getTime() - 1).toISOString()}::timestamptz, ${step}::interval) as b`;
-  const n = (expected: postgres.PendingQuery<postgres.Row[]>) => sql`floor(${perBucket}::float8 * ${expected} * (0.7 + 0.6 * random()) + random())::bigint`;
+  const n = (expected: postgres.PendingQuery<postgres.Row[]>) =>
+    sql`floor(${perBucket}::float8 * ${expected} * (0.7 + 0.6 * random()) + random())::bigint`;
   await sql`
     insert into trace_counts (project_id, grain, dim, bucket, trace_type, decision, key, count)
     select * from (select ${PROJECT}, ${grain}, 'total', b, t.tt, d.dec, '', ${n(sql`t.w * d.w`)} as n
       from ${buckets} cross join ${sql.unsafe(TYPES)} cross join ${sql.unsafe(DECISIONS)}) x where n > 0`;
   // 90% of the verify and MCP traffic comes from 50 agents, the busiest ~22%, the quietest ~0.4%; an
-  // agent's rows keep only whether a request was BLOCKED (counter-keys.ts).
+  // agent's rows keep only whether a request was BLOCKED (daemon/ledger/counters.ts).
   await sql`
     insert into trace_counts (project_id, grain, dim, bucket, trace_type, decision, key, count)
     select * from (select ${PROJECT}, ${grain}, 'agent', b, '', d.dec, 'agt' || k, ${n(sql`0.9 * 0.95 * d.w * (1.0 / (k + 1)) / 4.499`)} as n
@@ -109,7 +113,9 @@ async function seed(url: string, now: Date): Promise<void> {
     const [c] = await sql<{ rows: string; traces: string; mb: number }[]>`
       select count(*)::text as rows, (select sum(count) from trace_counts where grain = 'hour' and dim = 'total' and bucket >= ${new Date(rolledHours.getTime() - 30 * 24 * HOUR).toISOString()})::text as traces,
         (pg_total_relation_size('trace_counts') / 1048576)::int as mb from trace_counts`;
-    console.log(`  seeded ${Number(c!.rows).toLocaleString('en')} counter rows (${c!.mb} MB with index) counting ${Number(c!.traces).toLocaleString('en')} traces in the 30 days of hour rows before the last hour, ${ROWS.toLocaleString('en')} trace rows, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(
+      `  seeded ${Number(c!.rows).toLocaleString('en')} counter rows (${c!.mb} MB with index) counting ${Number(c!.traces).toLocaleString('en')} traces in the 30 days of hour rows before the last hour, ${ROWS.toLocaleString('en')} trace rows, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
   } finally {
     await sql.end();
   }
@@ -121,7 +127,7 @@ async function timeRange(base: string, token: string, range: string): Promise<{ 
   for (let i = -3; i < REQUESTS; i++) {
     const t0 = performance.now();
     const res = await fetch(`${base}/api/v1/command-center?range=${range}`, { headers: { authorization: `Bearer ${token}` } });
-    const body = await res.json() as { kpis: { traces: { value: number } } };
+    const body = (await res.json()) as { kpis: { traces: { value: number } } };
     if (res.status !== 200) throw new Error(`${range}: HTTP ${res.status} ${JSON.stringify(body)}`);
     if (i >= 0) latencies.push(performance.now() - t0); // the first three warm caches and plans
     traces = body.kpis.traces.value;
@@ -133,9 +139,17 @@ async function timeRange(base: string, token: string, range: string): Promise<{ 
 
 async function measure(sql: Sql): Promise<void> {
   await sql`update projects set rate_limit_per_minute = 1000000000 where id = ${PROJECT}`;
-  const { token } = await sql.begin((tx) => insertCredential(tx, PROJECT, { kind: 'project_key', name: 'bench', role: 'viewer', userId: null }, null));
+  const { token } = await sql.begin((tx) =>
+    insertCredential(tx, PROJECT, { kind: 'project_key', name: 'bench', role: 'viewer', userId: null }, null),
+  );
   const log = createLogger('warn');
-  const server = createServer(commandCenterRoutes({ sql, log }), { sql, log, metrics: createMetrics(sql, 'bench', 20), bodyLimitBytes: 1 << 20, degradedSubsystems: () => [] });
+  const server = createServer(commandCenterRoutes({ sql, log }), {
+    sql,
+    log,
+    metrics: createMetrics(sql, 'bench', 20),
+    bodyLimitBytes: 1 << 20,
+    degradedSubsystems: () => [],
+  });
   await new Promise<void>((resolve) => server.server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
   try {
@@ -143,11 +157,15 @@ async function measure(sql: Sql): Promise<void> {
     const first = await fetch(`${base}/api/v1/command-center?range=30d`, { headers: { authorization: `Bearer ${token}` } });
     await first.arrayBuffer();
     const [rolled] = await sql<{ n: string }[]>`select count(*)::text as n from trace_counts where grain = 'day'`;
-    console.log(`  first request (rolls the hour rows of every past day up into ${Number(rolled!.n).toLocaleString('en')} day rows): ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(
+      `  first request (rolls the hour rows of every past day up into ${Number(rolled!.n).toLocaleString('en')} day rows): ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     console.log(`  ${REQUESTS} sequential requests per range; load average ${os.loadavg()[0]!.toFixed(1)}`);
     for (const range of ['30d', '24h', '7d', '6h', '1h']) {
       const r = await timeRange(base, token, range);
-      console.log(`  range=${range.padEnd(4)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  n=${r.n}  kpis.traces=${r.traces.toLocaleString('en')}${range === '30d' ? `  target p99 < 300 ms: ${r.p99 < 300 ? 'met' : 'MISSED'}` : ''}`);
+      console.log(
+        `  range=${range.padEnd(4)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms  n=${r.n}  kpis.traces=${r.traces.toLocaleString('en')}${range === '30d' ? `  target p99 < 300 ms: ${r.p99 < 300 ? 'met' : 'MISSED'}` : ''}`,
+      );
     }
   } finally {
     await server.close(1000);
@@ -156,7 +174,9 @@ async function measure(sql: Sql): Promise<void> {
 
 /** A migrated, seeded database; with BENCH_KEEP_DB=1 kept under a fixed name and reused while less than an hour old. */
 async function prepareDatabase(admin: postgres.Sql, adminUrl: string, name: string): Promise<void> {
-  const [marker] = await admin<{ note: string | null }[]>`select shobj_description(oid, 'pg_database') as note from pg_database where datname = ${name}`;
+  const [marker] = await admin<
+    { note: string | null }[]
+  >`select shobj_description(oid, 'pg_database') as note from pg_database where datname = ${name}`;
   const seededAt = marker?.note?.startsWith('seeded ') ? Date.parse(marker.note.slice(7)) : NaN;
   if (Date.now() - seededAt < HOUR) {
     console.log(`  reusing database ${name} (${marker!.note})`);
@@ -180,7 +200,9 @@ export async function benchCommandCenter(adminUrl: string): Promise<void> {
   const name = KEEP ? `gwbench_cc_${TRACES}` : 'gwbench_cc_' + randomBytes(4).toString('hex');
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    console.log(`\nGET /api/v1/command-center over counters of ${TRACES.toLocaleString('en')} traces in 30 days (and as many in the 30 days before)`);
+    console.log(
+      `\nGET /api/v1/command-center over counters of ${TRACES.toLocaleString('en')} traces in 30 days (and as many in the 30 days before)`,
+    );
     await prepareDatabase(admin, adminUrl, name);
     const sql = connect(withDatabase(adminUrl, name), { max: 20, instanceId: 'bench' });
     try {

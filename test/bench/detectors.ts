@@ -2,8 +2,10 @@
 // signature, support ticket, HR note, code, logs, CSV), against the budget of 0.2 ms per KB and a
 // baseline of one linear regex pass over the same text. Add a detector by appending to DETECTORS.
 import type { Detector, Finding } from '../../daemon/verify/detectors/types.js';
-import { piiDetector } from '../../daemon/verify/detectors/pii.js';
+import { piiDetector } from '../../daemon/verify/detectors/pii/index.js';
 import { injectionDetector } from '../../daemon/verify/detectors/injection.js';
+import { scoreModel } from '../../daemon/verify/detectors/injection-model.js';
+import { REPORTING_CUES } from '../../daemon/verify/detectors/injection-rules.js';
 import { keywordsDetector, regexDetector } from '../../daemon/verify/detectors/keywords.js';
 import { secretsDetector } from '../../daemon/verify/detectors/secrets.js';
 
@@ -22,12 +24,43 @@ export const DETECTORS: BenchEntry[] = [
   entry(piiDetector),
   entry(secretsDetector),
   entry(injectionDetector),
-  entry(keywordsDetector, { words: ['Project Falcon', 'Bluebird', 'confidential', 'internal only', 'merger', 'layoff', 'Q3 forecast', 'salary band', 'codename', 'do not distribute'] }, 'keywords (10 words)'),
-  entry(regexDetector, { patterns: [
-    { pattern: String.raw`\bEMP-\d{6}\b`, entity: 'EMPLOYEE_ID' },
-    { pattern: String.raw`\b[a-z0-9-]+\.corp\.internal\b`, entity: 'INTERNAL_HOST', case_insensitive: true },
-    { pattern: String.raw`\b(?:INC|CHG)\d{7}\b`, entity: 'TICKET' },
-  ] }, 'regex (3 patterns)'),
+  // The trained classifier on its own (its cost is part of the injection line above).
+  {
+    name: 'injection classifier',
+    detect: (text) => {
+      scoreModel(text, undefined, REPORTING_CUES);
+      return [];
+    },
+  },
+  entry(
+    keywordsDetector,
+    {
+      words: [
+        'Project Falcon',
+        'Bluebird',
+        'confidential',
+        'internal only',
+        'merger',
+        'layoff',
+        'Q3 forecast',
+        'salary band',
+        'codename',
+        'do not distribute',
+      ],
+    },
+    'keywords (10 words)',
+  ),
+  entry(
+    regexDetector,
+    {
+      patterns: [
+        { pattern: String.raw`\bEMP-\d{6}\b`, entity: 'EMPLOYEE_ID' },
+        { pattern: String.raw`\b[a-z0-9-]+\.corp\.internal\b`, entity: 'INTERNAL_HOST', case_insensitive: true },
+        { pattern: String.raw`\b(?:INC|CHG)\d{7}\b`, entity: 'TICKET' },
+      ],
+    },
+    'regex (3 patterns)',
+  ),
 ];
 
 export const BUDGET_MS_PER_KB = 0.2;
@@ -104,7 +137,10 @@ export function cpuMsPerKb(run: (text: string) => unknown, text: string, rounds 
     let iterations = 0;
     const wall = Date.now();
     const before = process.cpuUsage();
-    while (Date.now() - wall < 100) { run(text); iterations++; }
+    while (Date.now() - wall < 100) {
+      run(text);
+      iterations++;
+    }
     const used = process.cpuUsage(before);
     perKb.push((used.user + used.system) / 1000 / iterations / (text.length / 1024));
   }
@@ -127,7 +163,9 @@ export function benchDetectors(): void {
   const text = realisticPrompt();
   const baseline = cpuMsPerKb((t) => t.match(/\d+/g), text);
   const fmt = (r: { best: number; median: number }): string => `${r.best.toFixed(4)} ms/KB (median ${r.median.toFixed(4)})`;
-  console.log(`\nprompt detectors, ${(text.length / 1024).toFixed(1)} KB mixed prompt, budget ${BUDGET_MS_PER_KB} ms CPU per KB (best of 10 rounds)`);
+  console.log(
+    `\nprompt detectors, ${(text.length / 1024).toFixed(1)} KB mixed prompt, budget ${BUDGET_MS_PER_KB} ms CPU per KB (best of 10 rounds)`,
+  );
   console.log(`  ${'one /\\d+/g pass (baseline)'.padEnd(34)} ${fmt(baseline)}`);
   for (const d of DETECTORS) {
     const findings = d.detect(text).length;

@@ -69,17 +69,32 @@ function median(xs: number[]): number {
 async function cursorRead(sql: postgres.Sql): Promise<number> {
   const t0 = performance.now();
   let n = 0;
-  for await (const rows of sql`select t.*, c.body from traces t left join trace_content c on c.trace_id = t.id where t.project_id = 'default' order by t.sequence_num`.cursor(1000)) n += rows.length;
+  for await (const rows of sql`select t.*, c.body from traces t left join trace_content c on c.trace_id = t.id where t.project_id = 'default' order by t.sequence_num`.cursor(
+    1000,
+  ))
+    n += rows.length;
   return n / ((performance.now() - t0) / 1000);
 }
 
-interface SizeResult { size: number; perSecond: number[]; basePerSecond: number[]; cpuPerRow: number[]; bytes: number; startRss: number; peakRss: number; rowsOk: boolean }
+interface SizeResult {
+  size: number;
+  perSecond: number[];
+  basePerSecond: number[];
+  cpuPerRow: number[];
+  bytes: number;
+  startRss: number;
+  peakRss: number;
+  rowsOk: boolean;
+}
 
 /** One fresh daemon per size, so that its VmHWM is this size's peak (start-up included, the same for both). */
 async function measure(url: string, dataDir: string, token: string, sql: postgres.Sql, size: number): Promise<SizeResult> {
   const daemon = spawnDaemon({
-    DATABASE_URL: url, GATEWAY_DATA_DIR: dataDir, GATEWAY_EXPORT_ROW_CAP: '1000000',
-    GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400', GATEWAY_RETENTION_INTERVAL_SECONDS: '86400',
+    DATABASE_URL: url,
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_EXPORT_ROW_CAP: '1000000',
+    GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400',
+    GATEWAY_RETENTION_INTERVAL_SECONDS: '86400',
   });
   try {
     const base = await daemon.url;
@@ -132,7 +147,9 @@ export async function benchExport(adminUrl: string): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-export-'));
   try {
     const token = await bootstrapped(url, dataDir);
-    console.log(`\nCSV export through gatewayd (child process), against a plain cursor read of the same rows; median of ${RUNS} runs [min-max]`);
+    console.log(
+      `\nCSV export through gatewayd (child process), against a plain cursor read of the same rows; median of ${RUNS} runs [min-max]`,
+    );
     const results: SizeResult[] = [];
     let seeded = 0;
     for (const size of SIZES) {
@@ -144,14 +161,18 @@ export async function benchExport(adminUrl: string): Promise<void> {
       results.push(r);
       const perSecond = median(r.perSecond);
       const basePerSecond = median(r.basePerSecond);
-      console.log(`  ${String(size).padStart(7)} rows: export ${perSecond.toFixed(0).padStart(7)} rows/s [${Math.min(...r.perSecond).toFixed(0)}-${Math.max(...r.perSecond).toFixed(0)}] (${(r.bytes / 1e6).toFixed(1)} MB), ` +
-        `cursor read ${basePerSecond.toFixed(0)} rows/s [${Math.min(...r.basePerSecond).toFixed(0)}-${Math.max(...r.basePerSecond).toFixed(0)}], ratio ${(perSecond / basePerSecond).toFixed(2)}; ` +
-        `daemon peak RSS ${mb(r.peakRss)} MB (${mb(r.startRss)} MB after start), daemon CPU ${(median(r.cpuPerRow) * 1e6).toFixed(1)} us/row`);
+      console.log(
+        `  ${String(size).padStart(7)} rows: export ${perSecond.toFixed(0).padStart(7)} rows/s [${Math.min(...r.perSecond).toFixed(0)}-${Math.max(...r.perSecond).toFixed(0)}] (${(r.bytes / 1e6).toFixed(1)} MB), `
+          + `cursor read ${basePerSecond.toFixed(0)} rows/s [${Math.min(...r.basePerSecond).toFixed(0)}-${Math.max(...r.basePerSecond).toFixed(0)}], ratio ${(perSecond / basePerSecond).toFixed(2)}; `
+          + `daemon peak RSS ${mb(r.peakRss)} MB (${mb(r.startRss)} MB after start), daemon CPU ${(median(r.cpuPerRow) * 1e6).toFixed(1)} us/row`,
+      );
       if (!r.rowsOk) process.exitCode = 1;
     }
     const [small, large] = results as [SizeResult, SizeResult];
-    console.log(`  peak RSS ${SIZES[1]} / ${SIZES[0]} rows: ${(large.peakRss / small.peakRss).toFixed(2)} (target at most 1.20); ` +
-      `slowest median ${Math.min(...results.map((r) => median(r.perSecond))).toFixed(0)} rows/s (target at least 100000)`);
+    console.log(
+      `  peak RSS ${SIZES[1]} / ${SIZES[0]} rows: ${(large.peakRss / small.peakRss).toFixed(2)} (target at most 1.20); `
+        + `slowest median ${Math.min(...results.map((r) => median(r.perSecond))).toFixed(0)} rows/s (target at least 100000)`,
+    );
   } finally {
     await sql.end();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -35,9 +35,11 @@ async function waitFor(logFile: string, child: ChildProcess, pattern: RegExp): P
   }
 }
 
-async function api(base: string, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of many shapes, read field by field
+async function api(base: string, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(base + route, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -50,22 +52,38 @@ async function admit(base: string, admin: string, releaser: string, name: string
   const id = reg.body.id as string;
   const scan = await api(base, admin, 'POST', `/api/v1/mcp/servers/${id}/scan`);
   if (scan.body?.scanned !== true) throw new Error(`scan ${name}: ${scan.status} ${JSON.stringify(scan.body)}`);
-  const tools = (await api(base, admin, 'GET', `/api/v1/mcp/servers/${id}/tools`)).body.tools as { id: string; name: string; current_fingerprint: string }[];
-  const body = { tools: tools.map((t) => ({ tool_id: t.id, rule: t.name === 'echo' ? 'ALLOW' : 'DENY', fingerprint: t.current_fingerprint })) };
+  const tools = (await api(base, admin, 'GET', `/api/v1/mcp/servers/${id}/tools`)).body.tools as {
+    id: string;
+    name: string;
+    current_fingerprint: string;
+  }[];
+  const body = {
+    tools: tools.map((t) => ({ tool_id: t.id, rule: t.name === 'echo' ? 'ALLOW' : 'DENY', fingerprint: t.current_fingerprint })),
+  };
   const act = await api(base, releaser, 'POST', `/api/v1/mcp/servers/${id}/activate`, body);
   if (act.status !== 200) throw new Error(`activate ${name}: ${act.status} ${JSON.stringify(act.body)}`);
   return `/api/v1/mcp/proxy/${id}`;
 }
 
-export async function startBenchGateway(databaseUrl: string, dataDir: string, sql: postgres.Sql, upstreams: Record<string, string>): Promise<BenchGateway> {
+export async function startBenchGateway(
+  databaseUrl: string,
+  dataDir: string,
+  sql: postgres.Sql,
+  upstreams: Record<string, string>,
+): Promise<BenchGateway> {
   const logFile = path.join(dataDir, 'gatewayd.log');
   const out = await fs.open(logFile, 'a');
   const profDir = process.env.BENCH_PROXY_CPU_PROF;
   const child = spawn(process.execPath, [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), DAEMON_BIN], {
     env: {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: databaseUrl, GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_LISTEN: '127.0.0.1:0', GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', // the upstreams are on loopback, refused by default
-      GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400', GATEWAY_RETENTION_INTERVAL_SECONDS: '86400',
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: databaseUrl,
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_LISTEN: '127.0.0.1:0',
+      GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', // the upstreams are on loopback, refused by default
+      GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400',
+      GATEWAY_RETENTION_INTERVAL_SECONDS: '86400',
     },
     stdio: ['ignore', out.fd, out.fd],
   });

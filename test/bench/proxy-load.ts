@@ -41,11 +41,19 @@ export async function closePools(): Promise<void> {
 }
 
 /** The JSON-RPC message answering `id` in a JSON or event-stream body. */
-function answerOf(contentType: string, text: string, id: number): { result?: { content?: { text?: string }[] }; error?: unknown } | undefined {
+function answerOf(
+  contentType: string,
+  text: string,
+  id: number,
+): { result?: { content?: { text?: string }[] }; error?: unknown } | undefined {
   if (contentType.startsWith('application/json')) return JSON.parse(text);
   if (!contentType.startsWith('text/event-stream')) return undefined;
   for (const event of text.split(/\r?\n\r?\n/)) {
-    const data = event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+    const data = event
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
     if (data === '') continue;
     const message = JSON.parse(data) as { id?: unknown };
     if (message.id === id) return message as never;
@@ -53,12 +61,21 @@ function answerOf(contentType: string, text: string, id: number): { result?: { c
   return undefined;
 }
 
-async function post(target: Target, sessionId: string | undefined, message: Record<string, unknown>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+async function post(
+  target: Target,
+  sessionId: string | undefined,
+  message: Record<string, unknown>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const res = await poolOf(target.origin).request({
-    path: target.path, method: 'POST', body: JSON.stringify(message),
+    path: target.path,
+    method: 'POST',
+    body: JSON.stringify(message),
     headers: {
-      ...target.headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json',
-      'mcp-protocol-version': PROTOCOL_VERSION, ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+      ...target.headers,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
     },
   });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
@@ -68,7 +85,9 @@ async function post(target: Target, sessionId: string | undefined, message: Reco
 export async function openSession(target: Target): Promise<string | undefined> {
   if (!target.session) return undefined;
   const init = await post(target, undefined, {
-    jsonrpc: '2.0', id: nextId++, method: 'initialize',
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'initialize',
     params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
   });
   const sid = init.headers['mcp-session-id'];
@@ -78,10 +97,10 @@ export async function openSession(target: Target): Promise<string | undefined> {
   return sid;
 }
 
-/** One tools/call; null when it was the successful echo of its own text, else what was wrong. */
-export async function callOnce(target: Target, sessionId: string | undefined): Promise<string | null> {
+/** One tools/call of `echo` with `payload` and the call's id; null when it was the successful echo of its own text, else what was wrong. */
+export async function callOnce(target: Target, sessionId: string | undefined, payload = ''): Promise<string | null> {
   const id = nextId++;
-  const text = `bench ${id}`;
+  const text = `${payload}bench ${id}`;
   try {
     const res = await post(target, sessionId, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
     const answer = res.status === 200 ? answerOf(String(res.headers['content-type'] ?? ''), res.text, id) : undefined;
@@ -92,7 +111,13 @@ export async function callOnce(target: Target, sessionId: string | undefined): P
 }
 
 /** `concurrency` callers in a loop until `count` calls are done or `seconds` have passed. */
-export async function load(target: Target, sessionId: string | undefined, concurrency: number, limit: { count: number } | { seconds: number }): Promise<Result> {
+export async function load(
+  target: Target,
+  sessionId: string | undefined,
+  concurrency: number,
+  limit: { count: number } | { seconds: number },
+  payload = '',
+): Promise<Result> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | null = null;
@@ -100,19 +125,28 @@ export async function load(target: Target, sessionId: string | undefined, concur
   const deadline = 'seconds' in limit ? performance.now() + limit.seconds * 1000 : Infinity;
   const more = () => ('count' in limit ? started < limit.count : performance.now() < deadline);
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (more()) {
-      started += 1;
-      const s = performance.now();
-      const error = await callOnce(target, sessionId);
-      latencies.push(performance.now() - s);
-      if (error !== null) { errors += 1; firstError ??= error; }
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (more()) {
+        started += 1;
+        const s = performance.now();
+        const error = await callOnce(target, sessionId, payload);
+        latencies.push(performance.now() - s);
+        if (error !== null) {
+          errors += 1;
+          firstError ??= error;
+        }
+      }
+    }),
+  );
   const elapsed = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   return {
-    count: latencies.length, errors, firstError, perSecond: latencies.length / elapsed,
-    p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN, p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+    count: latencies.length,
+    errors,
+    firstError,
+    perSecond: latencies.length / elapsed,
+    p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
   };
 }

@@ -18,9 +18,10 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-
 function config(prefix: string, upstreams: Record<string, number>, listen: Record<string, number>): string {
-  const blocks = Object.entries(upstreams).map(([name, port], i) => `
+  const blocks = Object.entries(upstreams)
+    .map(
+      ([name, port], i) => `
   upstream u${i} { server 127.0.0.1:${port}; keepalive 64; }
   server {
     listen 127.0.0.1:${listen[name]!};
@@ -31,7 +32,9 @@ function config(prefix: string, upstreams: Record<string, number>, listen: Recor
       proxy_buffering off;
       proxy_request_buffering off;
     }
-  }`).join('\n');
+  }`,
+    )
+    .join('\n');
   return `worker_processes 1;
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
@@ -54,7 +57,10 @@ async function waitListening(port: number, child: ChildProcess, log: () => Promi
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${await log()}`);
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.on('error', () => resolve(false));
     });
     if (ok) return;
@@ -76,9 +82,15 @@ export async function startNginx(upstreams: Record<string, number>): Promise<Ngi
   const listen: Record<string, number> = {};
   for (const name of Object.keys(upstreams)) listen[name] = await freeLoopbackPort();
   await fs.writeFile(path.join(prefix, 'nginx.conf'), config(prefix, upstreams, listen));
-  const child = spawn(NGINX_BIN, ['-p', prefix, '-e', path.join(prefix, 'error.log'), '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    NGINX_BIN,
+    ['-p', prefix, '-e', path.join(prefix, 'error.log'), '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const log = async () => stderr + (await fs.readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => ''));
   const stop = async () => {

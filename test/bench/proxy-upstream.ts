@@ -8,21 +8,26 @@
 //   session-sse     the same, answered as an event stream.
 // Prints one line, {"stateless-json": port, ...}, once every server listens; exits when its stdin
 // closes (the benchmark ended, however it ended) or on SIGTERM.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 export const MODES = ['stateless-json', 'stateless-sse', 'session-json', 'session-sse'] as const;
-export type Mode = typeof MODES[number];
+export type Mode = (typeof MODES)[number];
 
 function build(): McpServer {
   const mcp = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
-  mcp.registerTool('echo', { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-    ({ text }) => ({ content: [{ type: 'text', text }] }));
+  mcp.registerTool(
+    'echo',
+    { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
   return mcp;
 }
 
@@ -39,7 +44,10 @@ function handlerFor(mode: Mode): (req: http.IncomingMessage, res: http.ServerRes
     return async (req, res) => {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
       const server = build();
-      res.on('close', () => { void transport.close(); void server.close(); });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, await readJson(req));
     };
@@ -55,9 +63,14 @@ function handlerFor(mode: Mode): (req: http.IncomingMessage, res: http.ServerRes
     }
     if (!transport) {
       const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(), enableJsonResponse: json,
-        onsessioninitialized: (id) => { sessions.set(id, created); },
-        onsessionclosed: (id) => { sessions.delete(id); },
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: json,
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+        },
       });
       await build().connect(created);
       transport = created;
@@ -88,3 +101,20 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) void main();
+
+/** Runs this module as its own process; the ports of its servers by mode, and how to stop it. */
+export async function spawnUpstream(): Promise<{ ports: Record<Mode, number>; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`upstream exited (${code})`)));
+  });
+  return {
+    ports: JSON.parse(line),
+    stop: async () => {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}

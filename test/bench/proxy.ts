@@ -7,19 +7,16 @@
 // rounds. Targets: gateway p50 at concurrency 1 at most 2x the direct call's; gateway req/s at
 // concurrency 32 at least 0.70 of nginx's. Every answer must be the call's own successful result,
 // and the gateway must have written one trace per call it took.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { withDatabase } from '../helpers/db.js';
 import { startBenchGateway } from './proxy-gateway.js';
 import { closePools, load, openSession, type Result, type Target } from './proxy-load.js';
 import { startNginx } from './proxy-nginx.js';
-import { MODES, type Mode } from './proxy-upstream.js';
+import { MODES, spawnUpstream, type Mode } from './proxy-upstream.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 500);
@@ -27,24 +24,21 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const WARMUP = 200;
 const SELECTED = (process.env.BENCH_PROXY_MODES ?? MODES.join(',')).split(',') as Mode[];
 const PATHS = ['direct', 'nginx', 'gateway'] as const;
-type PathName = typeof PATHS[number];
+type PathName = (typeof PATHS)[number];
 
-interface Measured { one: Result; many: Result; /** Gateway only: the daemon's CPU per call (ms), warm-up included. */ cpuMs?: number }
+interface Measured {
+  one: Result;
+  many: Result /** Gateway only: the daemon's CPU per call (ms), warm-up included. */;
+  cpuMs?: number;
+}
 
-const load3 = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load3 = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function startUpstream(): Promise<{ ports: Record<Mode, number>; stop(): Promise<void> }> {
-  const script = fileURLToPath(new URL('./proxy-upstream.js', import.meta.url));
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`upstream exited (${code})`)));
-  });
-  return { ports: JSON.parse(line), stop: async () => { child.stdin!.end(); await exited; } };
-}
 
 async function measure(target: Target, warmup: number, cpuSeconds?: () => Promise<number>): Promise<Measured> {
   const cpu0 = await cpuSeconds?.();
@@ -54,7 +48,7 @@ async function measure(target: Target, warmup: number, cpuSeconds?: () => Promis
   const many = await load(target, sid, 32, { seconds: SECONDS });
   if (!cpuSeconds) return { one, many };
   const calls = warmup + one.count + many.count;
-  return { one, many, cpuMs: ((await cpuSeconds()) - cpu0!) * 1000 / calls };
+  return { one, many, cpuMs: (((await cpuSeconds()) - cpu0!) * 1000) / calls };
 }
 
 /**
@@ -77,10 +71,12 @@ async function insertBaseline(sql: postgres.Sql): Promise<{ p50: number; p99: nu
 
 function line(round: number, mode: Mode, name: PathName, m: Measured): string {
   const errors = m.one.errors + m.many.errors;
-  return `  round ${round} ${mode.padEnd(14)} ${name.padEnd(7)} c1 p50 ${ms(m.one.p50).padStart(9)} p99 ${ms(m.one.p99).padStart(9)} (${m.one.count})` +
-    ` | c32 ${m.many.perSecond.toFixed(0).padStart(5)}/s p50 ${ms(m.many.p50).padStart(9)} p99 ${ms(m.many.p99).padStart(9)} (${m.many.count})` +
-    (m.cpuMs !== undefined ? ` | daemon CPU ${m.cpuMs.toFixed(2)} ms/call` : '') +
-    (errors > 0 ? `  ERRORS ${errors}: ${m.one.firstError ?? m.many.firstError}` : '');
+  return (
+    `  round ${round} ${mode.padEnd(14)} ${name.padEnd(7)} c1 p50 ${ms(m.one.p50).padStart(9)} p99 ${ms(m.one.p99).padStart(9)} (${m.one.count})`
+    + ` | c32 ${m.many.perSecond.toFixed(0).padStart(5)}/s p50 ${ms(m.many.p50).padStart(9)} p99 ${ms(m.many.p99).padStart(9)} (${m.many.count})`
+    + (m.cpuMs !== undefined ? ` | daemon CPU ${m.cpuMs.toFixed(2)} ms/call` : '')
+    + (errors > 0 ? `  ERRORS ${errors}: ${m.one.firstError ?? m.many.firstError}` : '')
+  );
 }
 
 function summary(mode: Mode, results: Partial<Record<PathName, Measured[]>>, floors: number[]): void {
@@ -89,24 +85,36 @@ function summary(mode: Mode, results: Partial<Record<PathName, Measured[]>>, flo
   console.log('    path      c1 p50      c1 p99      c32 req/s');
   for (const name of PATHS) {
     if (!results[name]) continue;
-    console.log(`    ${name.padEnd(8)} ${ms(med(name, (m) => m.one.p50)).padStart(9)}  ${ms(med(name, (m) => m.one.p99)).padStart(10)}  ${med(name, (m) => m.many.perSecond).toFixed(0).padStart(9)}`);
+    console.log(
+      `    ${name.padEnd(8)} ${ms(med(name, (m) => m.one.p50)).padStart(9)}  ${ms(med(name, (m) => m.one.p99)).padStart(10)}  ${med(
+        name,
+        (m) => m.many.perSecond,
+      )
+        .toFixed(0)
+        .padStart(9)}`,
+    );
   }
   const p50 = med('gateway', (m) => m.one.p50) / med('direct', (m) => m.one.p50);
   let text = `    gateway/direct c1 p50 ${p50.toFixed(2)} (target <= 2)`;
   if (results.nginx) {
     const rps = med('gateway', (m) => m.many.perSecond) / med('nginx', (m) => m.many.perSecond);
-    text += `; gateway/nginx c32 req/s ${rps.toFixed(2)} (target >= 0.70)` +
-      `; nginx/direct c1 p50 ${(med('nginx', (m) => m.one.p50) / med('direct', (m) => m.one.p50)).toFixed(2)}, c32 req/s ${(med('nginx', (m) => m.many.perSecond) / med('direct', (m) => m.many.perSecond)).toFixed(2)}`;
+    text +=
+      `; gateway/nginx c32 req/s ${rps.toFixed(2)} (target >= 0.70)`
+      + `; nginx/direct c1 p50 ${(med('nginx', (m) => m.one.p50) / med('direct', (m) => m.one.p50)).toFixed(2)}, c32 req/s ${(med('nginx', (m) => m.many.perSecond) / med('direct', (m) => m.many.perSecond)).toFixed(2)}`;
   }
   text += `; gateway/direct c32 req/s ${(med('gateway', (m) => m.many.perSecond) / med('direct', (m) => m.many.perSecond)).toFixed(2)}`;
   console.log(text);
   const floor = median(floors);
-  console.log(`    gateway daemon CPU ${med('gateway', (m) => m.cpuMs!).toFixed(2)} ms/call; durable single-row INSERT c1 p50 ${ms(floor)}: ` +
-    `(direct p50 + INSERT p50) / direct p50 = ${((med('direct', (m) => m.one.p50) + floor) / med('direct', (m) => m.one.p50)).toFixed(2)}, the lowest c1 ratio a trace committed before forwarding allows`);
+  console.log(
+    `    gateway daemon CPU ${med('gateway', (m) => m.cpuMs!).toFixed(2)} ms/call; durable single-row INSERT c1 p50 ${ms(floor)}: `
+      + `(direct p50 + INSERT p50) / direct p50 = ${((med('direct', (m) => m.one.p50) + floor) / med('direct', (m) => m.one.p50)).toFixed(2)}, the lowest c1 ratio a trace committed before forwarding allows`,
+  );
 }
 
 export async function benchProxy(adminUrl: string): Promise<void> {
-  console.log(`\nproxy: tools/call (echo) on an SDK 1.32.2 server, direct / nginx / gatewayd; c1 ${CALLS} calls, c32 ${SECONDS} s, ${RUNS} rounds`);
+  console.log(
+    `\nproxy: tools/call (echo) on an SDK 1.32.2 server, direct / nginx / gatewayd; c1 ${CALLS} calls, c32 ${SECONDS} s, ${RUNS} rounds`,
+  );
   console.log(`  load average at start: ${load3()}`);
   const name = 'gwbench_' + randomBytes(4).toString('hex');
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -116,7 +124,7 @@ export async function benchProxy(adminUrl: string): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-proxy-'));
   const stops: (() => Promise<void>)[] = [];
   try {
-    const upstream = await startUpstream();
+    const upstream = await spawnUpstream();
     stops.push(upstream.stop);
     const upstreamUrl = (mode: Mode) => `http://127.0.0.1:${upstream.ports[mode]}/mcp`;
     const nginx = await startNginx(Object.fromEntries(SELECTED.map((m) => [m, upstream.ports[m]])));
@@ -154,7 +162,9 @@ export async function benchProxy(adminUrl: string): Promise<void> {
     }
     for (const mode of SELECTED) summary(mode, results.get(mode)!, floors);
     const traced = (await gw.callTraces()) - tracesBefore;
-    console.log(`\n  gateway traces: ${traced} MCP_TOOL_CALL traces for ${gatewayCalls} calls through the gateway${traced === gatewayCalls ? '' : '  MISMATCH'}`);
+    console.log(
+      `\n  gateway traces: ${traced} MCP_TOOL_CALL traces for ${gatewayCalls} calls through the gateway${traced === gatewayCalls ? '' : '  MISMATCH'}`,
+    );
     if (traced !== gatewayCalls) process.exitCode = 1;
   } finally {
     await closePools();

@@ -31,10 +31,24 @@ const OTHER = 'other'; // a second project holding 10% of the rows
 
 /** Agent k of the seed (k = 0 is the busiest, ~14% of agent traffic; k = 49 the quietest, ~1%). */
 export function agentId(k: number): string {
-  return 'agt' + createHash('md5').update('agent' + k).digest('hex').slice(0, 21);
+  return (
+    'agt'
+    + createHash('md5')
+      .update('agent' + k)
+      .digest('hex')
+      .slice(0, 21)
+  );
 }
 
-async function seedChunk(conn: postgres.Sql, table: 'traces' | 'trace_content', p: string, n: number, lo: number, hi: number, oldest: Date): Promise<void> {
+async function seedChunk(
+  conn: postgres.Sql,
+  table: 'traces' | 'trace_content',
+  p: string,
+  n: number,
+  lo: number,
+  hi: number,
+  oldest: Date,
+): Promise<void> {
   // Five consecutive rows share a timestamp, as a group-commit batch does.
   const at = conn`date_trunc('milliseconds', ${oldest}::timestamptz + make_interval(secs => ((s - 1) / 5 * 5) * ${(DAYS * 86400) / n}::float8))`;
   const u = (k: number) => conn`((hashint8(s * 8 + ${k})::bigint & 1048575) / 1048576.0)`;
@@ -65,12 +79,18 @@ async function seedTable(sql: postgres.Sql, table: 'traces' | 'trace_content', o
   const conn = await sql.reserve();
   try {
     await conn`set synchronous_commit = off`;
-    const counts = [[PROJECT, Math.round(TRACES * 0.9)], [OTHER, TRACES - Math.round(TRACES * 0.9)]] as const;
+    const counts = [
+      [PROJECT, Math.round(TRACES * 0.9)],
+      [OTHER, TRACES - Math.round(TRACES * 0.9)],
+    ] as const;
     for (const [p, n] of counts) {
       for (let lo = 1; lo <= n; lo += CHUNK) {
         const hi = Math.min(n, lo + CHUNK - 1);
         await seedChunk(conn, table, p, n, lo, hi, oldest);
-        if (table === 'traces') console.log(`  ${p}: ${hi.toLocaleString('en')} / ${n.toLocaleString('en')} traces (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+        if (table === 'traces')
+          console.log(
+            `  ${p}: ${hi.toLocaleString('en')} / ${n.toLocaleString('en')} traces (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
       }
     }
   } finally {
@@ -129,7 +149,9 @@ async function seed(url: string): Promise<number> {
 /** A migrated database with both projects and TRACES rows; reused under a fixed name when kept. */
 async function prepareDatabase(admin: postgres.Sql, adminUrl: string, name: string): Promise<string> {
   const url = withDatabase(adminUrl, name);
-  const [marker] = await admin<{ note: string | null }[]>`select shobj_description(oid, 'pg_database') as note from pg_database where datname = ${name}`;
+  const [marker] = await admin<
+    { note: string | null }[]
+  >`select shobj_description(oid, 'pg_database') as note from pg_database where datname = ${name}`;
   if (marker?.note?.startsWith('seeded')) {
     console.log(`reusing database ${name} (${marker.note})`);
     return url;
@@ -139,7 +161,10 @@ async function prepareDatabase(admin: postgres.Sql, adminUrl: string, name: stri
   const sql = connect(url, { max: 2, instanceId: 'bench' });
   try {
     await migrate(sql);
-    await sql.begin(async (tx) => { await createProjectRows(tx, PROJECT, 'bench'); await createProjectRows(tx, OTHER, 'other'); });
+    await sql.begin(async (tx) => {
+      await createProjectRows(tx, PROJECT, 'bench');
+      await createProjectRows(tx, OTHER, 'other');
+    });
   } finally {
     await sql.end();
   }
@@ -160,13 +185,18 @@ function planShape(node: PlanNode): string {
 }
 
 async function explain(sql: Sql, query: unknown): Promise<string> {
-  const [row] = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }[]>`explain (analyze, buffers, format json) ${query as PendingQuery<Row[]>}`;
+  const [row] = await sql<
+    { 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }[]
+  >`explain (analyze, buffers, format json) ${query as PendingQuery<Row[]>}`;
   const { Plan: plan, 'Execution Time': ms } = row!['QUERY PLAN'][0];
   const buffers = Number(plan['Shared Hit Blocks'] ?? 0) + Number(plan['Shared Read Blocks'] ?? 0);
   return `${ms.toFixed(1)} ms, ${buffers} buffers: ${planShape(plan)}`;
 }
 
-interface Case { label: string; query: () => string }
+interface Case {
+  label: string;
+  query: () => string;
+}
 
 function cases(newest: Date, ids: string[]): Case[] {
   const iso = (ms: number) => encodeURIComponent(new Date(newest.getTime() - ms).toISOString());
@@ -192,14 +222,18 @@ function cases(newest: Date, ids: string[]): Case[] {
   ];
 }
 
-async function timeCase(base: string, token: string, c: Case): Promise<{ p50: number; p99: number; n: number; total: number; rows: number }> {
+async function timeCase(
+  base: string,
+  token: string,
+  c: Case,
+): Promise<{ p50: number; p99: number; n: number; total: number; rows: number }> {
   const latencies: number[] = [];
   let last: { total: number; traces: unknown[] } = { total: 0, traces: [] };
   const deadline = performance.now() + CASE_SECONDS * 1000;
   for (let i = -2; i < MAX_REQUESTS && (i < 5 || performance.now() < deadline); i++) {
     const t0 = performance.now();
     const res = await fetch(`${base}/api/v1/traces?${c.query()}`, { headers: { authorization: `Bearer ${token}` } });
-    last = await res.json() as typeof last;
+    last = (await res.json()) as typeof last;
     if (res.status !== 200) throw new Error(`${c.label}: HTTP ${res.status} ${JSON.stringify(last)}`);
     if (i >= 0) latencies.push(performance.now() - t0); // the first two warm the plan cache
   }
@@ -214,20 +248,37 @@ async function measure(url: string): Promise<void> {
   try {
     const t0 = performance.now();
     const applied = await migrate(sql);
-    if (applied.length) console.log(`migrations applied to the seeded database: ${applied.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (applied.length)
+      console.log(`migrations applied to the seeded database: ${applied.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await sql`update projects set rate_limit_per_minute = 1000000000 where id = ${PROJECT}`;
-    const { token } = await sql.begin((tx) => insertCredential(tx, PROJECT, { kind: 'project_key', name: 'bench', role: 'viewer', userId: null }, null));
-    const [{ newest }] = await sql<{ newest: Date }[]>`select max(created_at) as newest from traces where project_id = ${PROJECT} and environment = 'prod'`;
-    const ids = (await sql<{ id: string }[]>`select id from traces tablesample system (0.05) where project_id = ${PROJECT} limit 500`).map((r) => r.id);
-    console.log(`newest trace ${((Date.now() - newest.getTime()) / 60_000).toFixed(0)} min old; ${MAX_REQUESTS} requests or ${CASE_SECONDS} s per case, sequential; load average ${os.loadavg()[0]!.toFixed(1)}`);
+    const { token } = await sql.begin((tx) =>
+      insertCredential(tx, PROJECT, { kind: 'project_key', name: 'bench', role: 'viewer', userId: null }, null),
+    );
+    const [{ newest }] = await sql<
+      { newest: Date }[]
+    >`select max(created_at) as newest from traces where project_id = ${PROJECT} and environment = 'prod'`;
+    const ids = (await sql<{ id: string }[]>`select id from traces tablesample system (0.05) where project_id = ${PROJECT} limit 500`).map(
+      (r) => r.id,
+    );
+    console.log(
+      `newest trace ${((Date.now() - newest.getTime()) / 60_000).toFixed(0)} min old; ${MAX_REQUESTS} requests or ${CASE_SECONDS} s per case, sequential; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
     await sizes(sql);
-    const gateway = await startGateway(loadConfig({ DATABASE_URL: url, GATEWAY_DATA_DIR: dataDir, GATEWAY_LISTEN: '127.0.0.1:0' }), createLogger('warn'));
+    const gateway = await startGateway(
+      loadConfig({ DATABASE_URL: url, GATEWAY_DATA_DIR: dataDir, GATEWAY_LISTEN: '127.0.0.1:0' }),
+      createLogger('warn'),
+    );
     try {
       for (const c of cases(newest, ids)) {
         const r = await timeCase(gateway.url, token, c);
-        console.log(`\n  ${c.label.padEnd(32)} p50 ${r.p50.toFixed(1).padStart(8)} ms  p99 ${r.p99.toFixed(1).padStart(8)} ms  n=${r.n}  total=${r.total} rows=${r.rows}`);
+        console.log(
+          `\n  ${c.label.padEnd(32)} p50 ${r.p50.toFixed(1).padStart(8)} ms  p99 ${r.p99.toFixed(1).padStart(8)} ms  n=${r.n}  total=${r.total} rows=${r.rows}`,
+        );
         const q = traceListQuery.parse(Object.fromEntries(new URLSearchParams(c.query())));
-        if (q.id !== undefined) { console.log(`    lookup: ${await explain(sql, lookupQuery(sql, PROJECT, q.id))}`); continue; }
+        if (q.id !== undefined) {
+          console.log(`    lookup: ${await explain(sql, lookupQuery(sql, PROJECT, q.id))}`);
+          continue;
+        }
         const { page, count } = listQueries(sql, PROJECT, q);
         console.log(`    page:  ${await explain(sql, page)}`);
         console.log(`    count: ${await explain(sql, count)}`);

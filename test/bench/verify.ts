@@ -22,7 +22,13 @@ const PROMPTS = [
   'Translate into French: the quarterly results exceeded expectations in every region except APAC.',
 ];
 
-interface Result { perSecond: number; p50: number; p99: number; count: number; decisions: Record<string, number> }
+interface Result {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  count: number;
+  decisions: Record<string, number>;
+}
 
 async function load(concurrency: number, call: (i: number) => Promise<string>): Promise<Result> {
   const latencies: number[] = [];
@@ -30,19 +36,24 @@ async function load(concurrency: number, call: (i: number) => Promise<string>): 
   const deadline = Date.now() + SECONDS * 1000;
   let counter = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < deadline) {
-      const t0 = process.hrtime.bigint();
-      const d = await call(counter++);
-      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      decisions[d] = (decisions[d] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) {
+        const t0 = process.hrtime.bigint();
+        const d = await call(counter++);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        decisions[d] = (decisions[d] ?? 0) + 1;
+      }
+    }),
+  );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   return {
-    perSecond: latencies.length / elapsed, count: latencies.length, decisions,
-    p50: latencies[Math.floor(latencies.length * 0.5)]!, p99: latencies[Math.floor(latencies.length * 0.99)]!,
+    perSecond: latencies.length / elapsed,
+    count: latencies.length,
+    decisions,
+    p50: latencies[Math.floor(latencies.length * 0.5)]!,
+    p99: latencies[Math.floor(latencies.length * 0.99)]!,
   };
 }
 
@@ -54,24 +65,34 @@ export async function benchVerify(adminUrl: string): Promise<void> {
   await admin.unsafe(`create database ${name}`);
   const url = withDatabase(adminUrl, name);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-'));
-  const gateway = await startGateway(loadConfig({
-    DATABASE_URL: url, GATEWAY_DATA_DIR: dataDir, GATEWAY_LISTEN: '127.0.0.1:0', GATEWAY_LOG_LEVEL: 'silent',
-  }), createLogger('silent'));
+  const gateway = await startGateway(
+    loadConfig({
+      DATABASE_URL: url,
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_LISTEN: '127.0.0.1:0',
+      GATEWAY_LOG_LEVEL: 'silent',
+    }),
+    createLogger('silent'),
+  );
   try {
     const token = (await fs.readFile(path.join(dataDir, 'admin.token'), 'utf8')).trim();
     // The rate limit is part of the product, not of this measurement.
     await gateway.sql`update projects set rate_limit_per_minute = 100000000`;
     const sql = postgres(url, { max: 32, onnotice: () => {} });
     await sql`create table bench_insert (id bigserial primary key, body text not null)`;
-    const baseline = await load(32, async (i) => { await sql`insert into bench_insert (body) values (${PROMPTS[i % PROMPTS.length]!})`; return 'INSERT'; });
+    const baseline = await load(32, async (i) => {
+      await sql`insert into bench_insert (body) values (${PROMPTS[i % PROMPTS.length]!})`;
+      return 'INSERT';
+    });
     await sql.end();
 
     const call = async (i: number): Promise<string> => {
       const res = await fetch(`${gateway.url}/api/v1/verify`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ prompt: PROMPTS[i % PROMPTS.length] }),
       });
-      const body = await res.json() as { decision: string };
+      const body = (await res.json()) as { decision: string };
       return body.decision;
     };
     for (let i = 0; i < 20; i += 1) await call(i); // warm-up: JIT, detector set-up, connections

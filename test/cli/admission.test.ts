@@ -20,12 +20,25 @@ const weatherUp = await startLegacyMcpServer(t, { tools: served });
 const otherUp = await startLegacyMcpServer(t, { tools: manyTools(2) });
 
 interface Tool {
-  id: string; name: string; action: string; risk_level: string; proposed_rule: string | null; proposed_rule_source: string | null;
-  current_fingerprint: string; approved_hash: string | null; matches_approved: boolean | null; policy_action: string | null; poisoning_findings: unknown[];
+  id: string;
+  name: string;
+  action: string;
+  risk_level: string;
+  proposed_rule: string | null;
+  proposed_rule_source: string | null;
+  current_fingerprint: string;
+  approved_hash: string | null;
+  matches_approved: boolean | null;
+  policy_action: string | null;
+  poisoning_findings: unknown[];
 }
 
 function ctl(args: string[], options: { url?: string; token?: string } = {}): Promise<CliRun> {
-  return runCli(args, home, { GATEWAYCTL_CONFIG: path.join(home, 'none.json'), GATEWAY_URL: options.url ?? gw.url, GATEWAY_TOKEN: options.token ?? gw.adminToken });
+  return runCli(args, home, {
+    GATEWAYCTL_CONFIG: path.join(home, 'none.json'),
+    GATEWAY_URL: options.url ?? gw.url,
+    GATEWAY_TOKEN: options.token ?? gw.adminToken,
+  });
 }
 
 /** Every table admission and rules touch, for "a refusal writes nothing". */
@@ -67,17 +80,32 @@ t.test('approve without flags shows the proposals and changes nothing', async (t
   for (const tool of tools) {
     const proposed = tool.proposed_rule === null ? '-\\s+-' : `${tool.proposed_rule}\\s+${tool.proposed_rule_source}`;
     const rule = tool.proposed_rule ?? 'REQUIRE_APPROVAL \\(no proposal\\)';
-    t.match(run.stdout, new RegExp(`^${tool.name}\\s+${tool.action}\\s+${tool.risk_level}\\s+${proposed}\\s+\\S+\\s+${short(tool.current_fingerprint)}\\s+${rule}$`, 'm'), tool.name);
+    t.match(
+      run.stdout,
+      new RegExp(
+        `^${tool.name}\\s+${tool.action}\\s+${tool.risk_level}\\s+${proposed}\\s+\\S+\\s+${short(tool.current_fingerprint)}\\s+${rule}$`,
+        'm',
+      ),
+      tool.name,
+    );
   }
   t.match(run.stdout, /^ping\s.*REQUIRE_APPROVAL \(no proposal\)$/m, 'a tool without a proposal says so');
-  t.match(run.stdout, new RegExp(`^Nothing sent\\. To approve with these rules: gatewayctl servers approve ${weather} --accept-proposals`, 'm'));
+  t.match(
+    run.stdout,
+    new RegExp(`^Nothing sent\\. To approve with these rules: gatewayctl servers approve ${weather} --accept-proposals`, 'm'),
+  );
 
   const json = await ctl(['servers', 'approve', weather, '--json']);
   t.equal(json.code, 0, json.stderr);
   t.match(json.json, { id: weather, status: 'PENDING_APPROVAL', sent: false, release: null });
-  t.same(json.json.tools.map((x: { name: string; rule: string; rule_from: string }) => [x.name, x.rule, x.rule_from]),
-    tools.map((x) => [x.name, x.proposed_rule ?? 'REQUIRE_APPROVAL', x.proposed_rule === null ? 'no_proposal' : 'proposal']));
-  t.same(json.json.tools.map((x: { fingerprint: string }) => x.fingerprint), tools.map((x) => x.current_fingerprint));
+  t.same(
+    json.json.tools.map((x: { name: string; rule: string; rule_from: string }) => [x.name, x.rule, x.rule_from]),
+    tools.map((x) => [x.name, x.proposed_rule ?? 'REQUIRE_APPROVAL', x.proposed_rule === null ? 'no_proposal' : 'proposal']),
+  );
+  t.same(
+    json.json.tools.map((x: { fingerprint: string }) => x.fingerprint),
+    tools.map((x) => x.current_fingerprint),
+  );
   t.same(await state(), before, 'nothing written');
   t.equal(await statusOf(weather), 'PENDING_APPROVAL');
 });
@@ -114,12 +142,18 @@ t.test('approve --accept-proposals with an override: ACTIVE, every tool admitted
   t.match(run.stdout, /^TOOL\s+.*\s+RULE SENT$/m);
   t.match(run.stdout, /^delete_file\s.*\sDENY \(--rule\)$/m);
   t.match(run.stdout, /^ping\s.*\sREQUIRE_APPROVAL \(no proposal\)$/m);
-  const approved = new RegExp(`^Approved MCP server ${weather} "weather": now ACTIVE; 3 tools admitted \\(release (\\S+)\\)\\.$`, 'm').exec(run.stdout);
+  const approved = new RegExp(`^Approved MCP server ${weather} "weather": now ACTIVE; 3 tools admitted \\(release (\\S+)\\)\\.$`, 'm').exec(
+    run.stdout,
+  );
   t.ok(approved, run.stdout);
   t.equal(await statusOf(weather), 'ACTIVE');
   const expected: Record<string, string> = { delete_file: 'DENY', ping: 'REQUIRE_APPROVAL' };
   for (const tool of await toolsOf(weather)) {
-    t.match(tool, { matches_approved: true, policy_action: expected[tool.name] ?? tools.find((x) => x.id === tool.id)!.proposed_rule }, tool.name);
+    t.match(
+      tool,
+      { matches_approved: true, policy_action: expected[tool.name] ?? tools.find((x) => x.id === tool.id)!.proposed_rule },
+      tool.name,
+    );
   }
   const release = (await gw.db`select id, kind from mcp_releases where server_id = ${weather}`)[0];
   t.match(release, { id: approved?.[1], kind: 'approve' });
@@ -180,7 +214,11 @@ t.test('release: a changed tool stays blocked until released with the fingerprin
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, new RegExp(`^Released 1 tools of MCP server ${weather} \\(release \\S+\\)\\.$`, 'm'));
   t.match(run.stdout, new RegExp(`^get_weather\\s+REQUIRE_APPROVAL\\s+${short(changed.current_fingerprint)}$`, 'm'));
-  t.match(await byName(weather, 'get_weather'), { matches_approved: true, policy_action: 'REQUIRE_APPROVAL', approved_hash: changed.current_fingerprint });
+  t.match(await byName(weather, 'get_weather'), {
+    matches_approved: true,
+    policy_action: 'REQUIRE_APPROVAL',
+    approved_hash: changed.current_fingerprint,
+  });
 
   const nothing = await ctl(['servers', 'release', weather, '--all-changed']);
   t.equal(nothing.code, 1, 'nothing new or changed: the daemon refuses the empty list');
@@ -188,7 +226,7 @@ t.test('release: a changed tool stays blocked until released with the fingerprin
   t.match(nothing.stderr, REFUSAL('mcp_release_tools_required'));
 });
 
-t.test('release --all-changed admits every changed tool with its proposal; --json is the daemon\'s reply', async (t) => {
+t.test("release --all-changed admits every changed tool with its proposal; --json is the daemon's reply", async (t) => {
   served[1]!.description = 'Deletes a file from the workspace.';
   served[2]!.description = 'Checks that the server answers.';
   await gw.api('POST', `/api/v1/mcp/servers/${weather}/scan`);
@@ -197,7 +235,10 @@ t.test('release --all-changed admits every changed tool with its proposal; --jso
   t.equal(run.code, 0, run.stderr);
   t.match(run.json, { release_id: String });
   const proposal = tools.find((x) => x.name === 'delete_file')!.proposed_rule;
-  t.same(run.json.released.map((r: { tool_name: string; rule: string }) => [r.tool_name, r.rule]).sort(), [['delete_file', proposal], ['ping', 'ALLOW']]);
+  t.same(run.json.released.map((r: { tool_name: string; rule: string }) => [r.tool_name, r.rule]).sort(), [
+    ['delete_file', proposal],
+    ['ping', 'ALLOW'],
+  ]);
   t.ok((await toolsOf(weather)).every((x) => x.matches_approved === true));
 });
 
@@ -205,14 +246,21 @@ t.test('verdict: by name or id, sets the server-wide rule and never changes admi
   const tool = await byName(weather, 'delete_file');
   const run = await ctl(['servers', 'verdict', weather, 'delete_file', '--action', 'ALLOW', '--reason', 'sandboxed']);
   t.equal(run.code, 0, run.stderr);
-  t.equal(run.stdout.trim(), `Set the server-wide rule of delete_file (${tool.id}) on MCP server ${weather} to ALLOW (sandboxed); admission unchanged.`);
+  t.equal(
+    run.stdout.trim(),
+    `Set the server-wide rule of delete_file (${tool.id}) on MCP server ${weather} to ALLOW (sandboxed); admission unchanged.`,
+  );
   t.match(await byName(weather, 'delete_file'), { policy_action: 'ALLOW', matches_approved: true, approved_hash: tool.approved_hash });
 
   const json = await ctl(['servers', 'verdict', weather, tool.id, '--action', 'DENY', '--json']);
   t.equal(json.code, 0, json.stderr);
   t.same(json.json, { tool_id: tool.id, tool_name: 'delete_file', policy_action: 'DENY', reason: null });
   const serverWide = await gw.db`select action from mcp_policies where mcp_tool_id = ${tool.id} and agent_id is null`;
-  t.same(serverWide.map((r) => r.action), ['DENY'], 'the verdict replaced the server-wide rules');
+  t.same(
+    serverWide.map((r) => r.action),
+    ['DENY'],
+    'the verdict replaced the server-wide rules',
+  );
 
   const before = await state();
   const missing = await ctl(['servers', 'verdict', weather, 'no_such_tool', '--action', 'DENY']);
@@ -229,7 +277,14 @@ t.test('policies mcp add, list and remove; an agent rule that loosens is refused
   t.ok(added, agentRule.stdout);
   const toolRule = await ctl(['policies', 'mcp', 'add', '--action', 'REQUIRE_APPROVAL', '--tool', tool.id, '--agent', 'bot-2', '--json']);
   t.equal(toolRule.code, 0, toolRule.stderr);
-  t.match(toolRule.json, { id: String, action: 'REQUIRE_APPROVAL', mcp_tool_id: tool.id, agent_id: 'bot-2', server_id: weather, is_auto_generated: false });
+  t.match(toolRule.json, {
+    id: String,
+    action: 'REQUIRE_APPROVAL',
+    mcp_tool_id: tool.id,
+    agent_id: 'bot-2',
+    server_id: weather,
+    is_auto_generated: false,
+  });
 
   const before = await state();
   const loosening = await ctl(['policies', 'mcp', 'add', '--action', 'ALLOW', '--agent', 'bot-1']);
@@ -248,7 +303,10 @@ t.test('policies mcp add, list and remove; an agent rule that loosens is refused
   t.equal(table.code, 0, table.stderr);
   t.match(table.stdout, /^ID\s+ACTION\s+TOOL\s+AGENT\s+SERVER\s+AUTO\s+CREATED BY\s+REASON$/m);
   t.match(table.stdout, new RegExp(`^${added?.[1]}\\s+DENY\\s+-\\s+bot-1\\s+-\\s+no\\s+\\S+\\s+contractor$`, 'm'));
-  t.match(table.stdout, new RegExp(`^${toolRule.json.id}\\s+REQUIRE_APPROVAL\\s+${tool.id}\\s+bot-2\\s+${weather}\\s+no\\s+\\S+\\s+-$`, 'm'));
+  t.match(
+    table.stdout,
+    new RegExp(`^${toolRule.json.id}\\s+REQUIRE_APPROVAL\\s+${tool.id}\\s+bot-2\\s+${weather}\\s+no\\s+\\S+\\s+-$`, 'm'),
+  );
 
   const removed = await ctl(['policies', 'mcp', 'remove', added![1]!]);
   t.equal(removed.code, 0, removed.stderr);
@@ -257,8 +315,12 @@ t.test('policies mcp add, list and remove; an agent rule that loosens is refused
   const again = await ctl(['policies', 'mcp', 'remove', added![1]!, '--json']);
   t.equal(again.code, 1);
   t.match(again.json, { error: { code: 'not_found', status: 404 } });
-  const traces = await gw.db`select action_name from traces where trace_type = 'POLICY_CHANGE' and action_name like 'mcp.policy.%' order by sequence_num`;
-  t.same(traces.map((r) => r.action_name), ['mcp.policy.create', 'mcp.policy.create', 'mcp.policy.delete']);
+  const traces =
+    await gw.db`select action_name from traces where trace_type = 'POLICY_CHANGE' and action_name like 'mcp.policy.%' order by sequence_num`;
+  t.same(
+    traces.map((r) => r.action_name),
+    ['mcp.policy.create', 'mcp.policy.create', 'mcp.policy.delete'],
+  );
 });
 
 t.test('bad flags exit 2 before any request (the gateway URL points where nothing listens)', async (t) => {
@@ -267,7 +329,10 @@ t.test('bad flags exit 2 before any request (the gateway URL points where nothin
   const cases: [string[], RegExp][] = [
     [['servers', 'approve'], /ID/],
     [['servers', 'approve', 'ID', '--rule', 'get_weather'], /--rule get_weather: expected TOOL=RULE/],
-    [['servers', 'approve', 'ID', '--rule', 'get_weather=MAYBE'], /--rule get_weather=MAYBE: must be one of ALLOW, LOG_ONLY, REQUIRE_APPROVAL, DENY/],
+    [
+      ['servers', 'approve', 'ID', '--rule', 'get_weather=MAYBE'],
+      /--rule get_weather=MAYBE: must be one of ALLOW, LOG_ONLY, REQUIRE_APPROVAL, DENY/,
+    ],
     [['servers', 'approve', 'ID', '--rule', '=DENY'], /expected TOOL=RULE/],
     [['servers', 'approve', 'ID', '--rule', 'ping=DENY', '--rule', 'ping=ALLOW'], /--rule: ping is named more than once/],
     [['servers', 'approve', 'ID', '--accept-all'], /accept-all/],

@@ -42,20 +42,43 @@ t.test('governance score: 40% traffic, 30% agents, 30% MCP; nothing to measure c
   const none = { allow: 0, block: 0, flag: 0, agentsConsidered: 0, agentsUnsettled: 0, serversTotal: 0, serversWithFindings: 0 };
   t.same(governanceScore(none), { score: 100, components: { traffic: 100, agents: 100, mcp: 100 } });
   // traffic 1 - (10 + 20/2) / 100 = 0.8; agents 1 - 1/4 = 0.75; mcp 1 - 1/2 = 0.5
-  t.same(governanceScore({ allow: 70, block: 10, flag: 20, agentsConsidered: 4, agentsUnsettled: 1, serversTotal: 2, serversWithFindings: 1 }),
-    { score: Math.round(100 * (0.4 * 0.8 + 0.3 * 0.75 + 0.3 * 0.5)), components: { traffic: 80, agents: 75, mcp: 50 } });
+  t.same(
+    governanceScore({ allow: 70, block: 10, flag: 20, agentsConsidered: 4, agentsUnsettled: 1, serversTotal: 2, serversWithFindings: 1 }),
+    { score: Math.round(100 * (0.4 * 0.8 + 0.3 * 0.75 + 0.3 * 0.5)), components: { traffic: 80, agents: 75, mcp: 50 } },
+  );
   t.equal(governanceScore({ ...none, block: 5 }).score, 60, 'all traffic blocked: the traffic part is 0');
 });
 
 t.test('anomalies: 3x an own baseline and a minimum volume; ratio null without a baseline', async (t) => {
   const hours = 168;
-  const names = new Map([['a', 'alpha'], ['b', 'beta']]);
+  const names = new Map([
+    ['a', 'alpha'],
+    ['b', 'beta'],
+  ]);
   // a: 40 in the last hour vs 168 in 7 days (1/h); b: 25 vs 10/h; '' = blocks: 12 vs 0.
-  const found = anomalies(new Map([['a', 40], ['b', 25], ['c', 19], ['', 12]]), new Map([['a', 168], ['b', 1680], ['', 0]]), hours, names);
-  t.same(found, [
-    { type: 'block_burst', blocks_last_hour: 12, baseline_per_hour: 0, ratio: null },
-    { type: 'agent_request_spike', agent_id: 'a', name: 'alpha', requests_last_hour: 40, baseline_per_hour: 1, ratio: 40 },
-  ], 'b is under 3x its baseline, c under the minimum volume');
+  const found = anomalies(
+    new Map([
+      ['a', 40],
+      ['b', 25],
+      ['c', 19],
+      ['', 12],
+    ]),
+    new Map([
+      ['a', 168],
+      ['b', 1680],
+      ['', 0],
+    ]),
+    hours,
+    names,
+  );
+  t.same(
+    found,
+    [
+      { type: 'block_burst', blocks_last_hour: 12, baseline_per_hour: 0, ratio: null },
+      { type: 'agent_request_spike', agent_id: 'a', name: 'alpha', requests_last_hour: 40, baseline_per_hour: 1, ratio: 40 },
+    ],
+    'b is under 3x its baseline, c under the minimum volume',
+  );
   t.same(anomalies(new Map([['', 9]]), new Map(), hours, names), [], 'nine blocks are no burst');
   t.same(anomalies(new Map([['', 29]]), new Map([['', 1680]]), hours, names), [], '29 blocks against 10/h is under 3x');
   t.equal(anomalies(new Map([['', 30]]), new Map([['', 1680]]), hours, names).length, 1, '30 is 3x');
@@ -66,9 +89,19 @@ t.test('costs and contract: overage over the included requests, priced per 1000,
   const start = new Date('2025-03-01T00:00:00Z');
   t.same(costsAndContract(plan, 3500, 10, start), {
     costs: { daily_estimate_eur: 31, monthly_requests: 3500, monthly_base_fee: 300, overage_cost: 10, total_estimate_eur: 310 },
-    contract: { tier: 'business', period_start: '2025-03-01T00:00:00.000Z', included_requests: 1000, used_requests: 3500, utilization_percent: 350, overage: 2500 },
+    contract: {
+      tier: 'business',
+      period_start: '2025-03-01T00:00:00.000Z',
+      included_requests: 1000,
+      used_requests: 3500,
+      utilization_percent: 350,
+      overage: 2500,
+    },
   });
-  t.match(costsAndContract(plan, 400, 1, start), { costs: { overage_cost: 0, total_estimate_eur: 300, daily_estimate_eur: 300 }, contract: { overage: 0, utilization_percent: 40 } });
+  t.match(costsAndContract(plan, 400, 1, start), {
+    costs: { overage_cost: 0, total_estimate_eur: 300, daily_estimate_eur: 300 },
+    contract: { overage: 0, utilization_percent: 40 },
+  });
   t.match(costsAndContract({ ...plan, included_requests: 0 }, 0, 1, start).contract, { utilization_percent: 0 });
   t.match(costsAndContract({ ...plan, included_requests: 0 }, 5, 1, start).contract, { utilization_percent: 100, overage: 5 });
 });
@@ -81,11 +114,40 @@ t.test('proofs: the traces after the latest checkpoint are the newest, in the cu
 });
 
 t.test('action items: each exactly when its count is above zero, most severe first', async (t) => {
-  const zero = { serversScanFailed: 0, scanFailed: [], poisoningSuspects: 0, toolsChanged: 0, approvalsOpen: 0, agentsPending: 0, serversPending: 0, anomalies: 0 };
+  const zero = {
+    serversScanFailed: 0,
+    scanFailed: [],
+    poisoningSuspects: 0,
+    toolsChanged: 0,
+    approvalsOpen: 0,
+    agentsPending: 0,
+    serversPending: 0,
+    anomalies: 0,
+  };
   t.same(actionItems(zero), []);
-  t.same(actionItems({ ...zero, serversScanFailed: 1, scanFailed: [{ id: 's', name: 'n' }] }).map((i) => [i.type, i.count, i.servers]), [['mcp_server_scan_failed', 1, [{ id: 's', name: 'n' }]]]);
-  t.same(actionItems({ ...zero, approvalsOpen: 2, poisoningSuspects: 1, serversPending: 3, agentsPending: 1, toolsChanged: 1, anomalies: 1 }).map((i) => i.type),
-    ['mcp_poisoning_suspects', 'mcp_tools_changed', 'anomalies_detected', 'approvals_pending', 'agents_pending_approval', 'mcp_servers_pending_approval']);
+  t.same(
+    actionItems({ ...zero, serversScanFailed: 1, scanFailed: [{ id: 's', name: 'n' }] }).map((i) => [i.type, i.count, i.servers]),
+    [['mcp_server_scan_failed', 1, [{ id: 's', name: 'n' }]]],
+  );
+  t.same(
+    actionItems({
+      ...zero,
+      approvalsOpen: 2,
+      poisoningSuspects: 1,
+      serversPending: 3,
+      agentsPending: 1,
+      toolsChanged: 1,
+      anomalies: 1,
+    }).map((i) => i.type),
+    [
+      'mcp_poisoning_suspects',
+      'mcp_tools_changed',
+      'anomalies_detected',
+      'approvals_pending',
+      'agents_pending_approval',
+      'mcp_servers_pending_approval',
+    ],
+  );
 });
 
 t.test('colours: a prompt policy by its action, an MCP rule by its rule, unknown grey', async (t) => {

@@ -12,14 +12,27 @@ const NOTHING: Rolled = { hours: 0, days: 0 };
 t.test('segments: days, then hours, then minutes, never coarser than asked, covering the range once', async (t) => {
   const rolled = { hours: at('2025-05-20T10:00:00Z'), days: at('2025-05-20T00:00:00Z') };
   const seg = (from: string, to: string, coarsest: 'minute' | 'hour' | 'day', r = rolled) =>
-    segments(at(from), at(to), r, coarsest).map((s) => `${s.grain} ${new Date(s.from).toISOString().slice(5, 16)}..${new Date(s.to).toISOString().slice(5, 16)}`);
+    segments(at(from), at(to), r, coarsest).map(
+      (s) => `${s.grain} ${new Date(s.from).toISOString().slice(5, 16)}..${new Date(s.to).toISOString().slice(5, 16)}`,
+    );
   t.same(seg('2025-05-17T07:30:00Z', '2025-05-20T10:31:00Z', 'day'), [
-    'minute 05-17T07:30..05-17T08:00', 'hour 05-17T08:00..05-18T00:00', 'day 05-18T00:00..05-20T00:00',
-    'hour 05-20T00:00..05-20T10:00', 'minute 05-20T10:00..05-20T10:31',
+    'minute 05-17T07:30..05-17T08:00',
+    'hour 05-17T08:00..05-18T00:00',
+    'day 05-18T00:00..05-20T00:00',
+    'hour 05-20T00:00..05-20T10:00',
+    'minute 05-20T10:00..05-20T10:31',
   ]);
-  t.same(seg('2025-05-17T07:30:00Z', '2025-05-20T10:31:00Z', 'hour'), ['minute 05-17T07:30..05-17T08:00', 'hour 05-17T08:00..05-20T10:00', 'minute 05-20T10:00..05-20T10:31']);
+  t.same(seg('2025-05-17T07:30:00Z', '2025-05-20T10:31:00Z', 'hour'), [
+    'minute 05-17T07:30..05-17T08:00',
+    'hour 05-17T08:00..05-20T10:00',
+    'minute 05-20T10:00..05-20T10:31',
+  ]);
   t.same(seg('2025-05-20T08:00:00Z', '2025-05-20T10:31:00Z', 'minute'), ['minute 05-20T08:00..05-20T10:31']);
-  t.same(seg('2025-05-17T00:00:00Z', '2025-05-20T10:31:00Z', 'day', NOTHING), ['minute 05-17T00:00..05-20T10:31'], 'nothing rolled up: minutes');
+  t.same(
+    seg('2025-05-17T00:00:00Z', '2025-05-20T10:31:00Z', 'day', NOTHING),
+    ['minute 05-17T00:00..05-20T10:31'],
+    'nothing rolled up: minutes',
+  );
   t.same(seg('2025-05-20T10:00:00Z', '2025-05-20T10:00:00Z', 'day'), [], 'an empty range');
 });
 
@@ -39,7 +52,10 @@ t.test('rolls minutes into hours and hours into days once they are over, equal t
   const [a, b] = await Promise.all([rollUp(sql, 'p1', now), rollUp(sql, 'p1', now)]);
   t.same(a, { hours: at('2025-05-20T10:00:00Z'), days: at('2025-05-20T00:00:00Z') });
   t.same(b, a, 'a racing rollup agrees');
-  for (const [coarse, fine, until] of [['hour', 'minute', '2025-05-20T10:00:00Z'], ['day', 'hour', '2025-05-20T00:00:00Z']] as const) {
+  for (const [coarse, fine, until] of [
+    ['hour', 'minute', '2025-05-20T10:00:00Z'],
+    ['day', 'hour', '2025-05-20T00:00:00Z'],
+  ] as const) {
     const diff = await sql`
       with fine as (select dim, date_trunc(${coarse}, bucket at time zone 'UTC') at time zone 'UTC' as bucket, trace_type, decision, key, sum(count) as n
                     from trace_counts where grain = ${fine} and bucket < ${until} group by 1, 2, 3, 4, 5)
@@ -47,18 +63,29 @@ t.test('rolls minutes into hours and hours into days once they are over, equal t
         using (dim, bucket, trace_type, decision, key) where f.n is distinct from c.n`;
     t.equal(diff.length, 0, `each ${coarse} row is the sum of its ${fine}s`);
   }
-  t.equal((await sql`select 1 from trace_counts where grain = 'hour' and bucket >= '2025-05-20T10:00:00Z'`).length, 0, 'the current hour is not rolled up');
+  t.equal(
+    (await sql`select 1 from trace_counts where grain = 'hour' and bucket >= '2025-05-20T10:00:00Z'`).length,
+    0,
+    'the current hour is not rolled up',
+  );
 
   t.same(await rollUp(sql, 'p1', new Date('2025-05-20T11:09:00Z')), a, 'an hour waits ROLLUP_MARGIN_MS after its end');
   t.same(await rollUp(sql, 'p1', new Date('2025-05-20T11:10:00Z')), { hours: at('2025-05-20T11:00:00Z'), days: a.days });
-  t.same(await rollUp(sql, 'p1', new Date('2025-05-21T00:10:00Z')), { hours: at('2025-05-21T00:00:00Z'), days: at('2025-05-21T00:00:00Z') });
+  t.same(await rollUp(sql, 'p1', new Date('2025-05-21T00:10:00Z')), {
+    hours: at('2025-05-21T00:00:00Z'),
+    days: at('2025-05-21T00:00:00Z'),
+  });
 });
 
 t.test('a count over any range is the same from rolled-up rows as from minutes alone', async (t) => {
   const { sql } = await migratedDatabase(t);
   await seedMinutes(sql, '2025-05-20T10:29:00Z');
   const types = ['VERIFY', 'MCP_TOOL_CALL'];
-  const ranges = [['2025-05-15T00:00:00Z', '2025-05-20T11:00:00Z'], ['2025-05-16T07:13:00Z', '2025-05-19T22:41:00Z'], ['2025-05-20T09:30:00Z', '2025-05-20T10:30:00Z']];
+  const ranges = [
+    ['2025-05-15T00:00:00Z', '2025-05-20T11:00:00Z'],
+    ['2025-05-16T07:13:00Z', '2025-05-19T22:41:00Z'],
+    ['2025-05-20T09:30:00Z', '2025-05-20T10:30:00Z'],
+  ];
   const before = await Promise.all(ranges.map(([f, u]) => countBetween(sql, 'p1', new Date(f!), new Date(u!), types, NOTHING)));
   const rolled = await rollUp(sql, 'p1', new Date('2025-05-20T10:30:00Z'));
   const after = await Promise.all(ranges.map(([f, u]) => countBetween(sql, 'p1', new Date(f!), new Date(u!), types, rolled)));
@@ -68,6 +95,9 @@ t.test('a count over any range is the same from rolled-up rows as from minutes a
 
 t.test('an empty project rolls up nothing and says so', async (t) => {
   const { sql } = await migratedDatabase(t);
-  t.same(await rollUp(sql, 'p1', new Date('2025-05-20T10:30:00Z')), { hours: at('2025-05-20T10:00:00Z'), days: at('2025-05-20T00:00:00Z') });
+  t.same(await rollUp(sql, 'p1', new Date('2025-05-20T10:30:00Z')), {
+    hours: at('2025-05-20T10:00:00Z'),
+    days: at('2025-05-20T00:00:00Z'),
+  });
   t.equal((await sql`select * from trace_counts`).length, 0);
 });

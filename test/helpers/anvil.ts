@@ -36,7 +36,6 @@ function binary(): string {
   return path.join(path.dirname(pkg), 'bin', 'anvil');
 }
 
-
 export interface AnvilOptions {
   readonly chainId?: number;
   /** Seconds per block; omitted: a block is mined for every transaction. */
@@ -53,7 +52,11 @@ export async function startAnvil(t: Test, options: AnvilOptions = {}): Promise<A
   let nextId = 1;
 
   async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    });
     const body = (await res.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
@@ -61,18 +64,34 @@ export async function startAnvil(t: Test, options: AnvilOptions = {}): Promise<A
 
   async function start(): Promise<void> {
     if (child) return;
-    const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--hardfork', 'london', '--silent', '--state', statePath];
+    const args = [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--hardfork',
+      'london',
+      '--silent',
+      '--state',
+      statePath,
+    ];
     if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
     const proc = spawn(binary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child = proc;
     const deadline = Date.now() + 20_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`anvil exited with ${proc.exitCode}: ${stderr}`);
       try {
         if (Number(await rpc('eth_chainId')) === chainId) return;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       if (Date.now() > deadline) throw new Error(`anvil did not answer on ${url}: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -105,5 +124,15 @@ export async function startAnvil(t: Test, options: AnvilOptions = {}): Promise<A
     await fs.rm(dir, { recursive: true, force: true });
   });
   await start();
-  return { url, chainId, rpc, receipt, stop, start, get running() { return child !== null; } };
+  return {
+    url,
+    chainId,
+    rpc,
+    receipt,
+    stop,
+    start,
+    get running() {
+      return child !== null;
+    },
+  };
 }

@@ -11,24 +11,44 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: stdout parsed as JSON, whatever the command printed; tests read it by path
+  json: any;
 }
 
 export function runCli(args: string[], home: string, env: Record<string, string>): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
-    cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return run(args, home, env, null);
+}
+
+/** runCli with `input` piped to the command's stdin. */
+export function ctlWithStdin(args: string[], input: string, home: string, env: Record<string, string>): Promise<CliRun> {
+  return run(args, home, env, input);
+}
+
+function run(args: string[], home: string, env: Record<string, string>, input: string | null): Promise<CliRun> {
+  const options = { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } };
+  const argv = [CLI_BIN, ...args];
+  const child =
+    input === null
+      ? spawn(process.execPath, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, argv, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
+  if (input !== null) child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
       let json: unknown = null;
-      try { json = JSON.parse(stdout); } catch { json = null; }
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = null;
+      }
       resolve({ code, stdout, stderr, json });
     });
   });

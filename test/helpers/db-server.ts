@@ -17,10 +17,22 @@ export async function databaseServer(purpose: string): Promise<DatabaseServer> {
   if (url) return { url, embedded: false, stop: async () => {} };
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `gw-${purpose}-pg-`));
   const db = await startEmbeddedPostgres(dir, createLogger('warn'));
+  // The server runs in a session of its own, so a Ctrl-C or SIGTERM meant for the run does not
+  // reach it: stop it before going.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void db
+      .stop()
+      .finally(() => fs.rm(dir, { recursive: true, force: true }))
+      .finally(() => process.kill(process.pid, signal));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   return {
     url: db.url,
     embedded: true,
     async stop() {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
       await db.stop();
       await fs.rm(dir, { recursive: true, force: true });
     },

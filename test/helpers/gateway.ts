@@ -16,7 +16,8 @@ import { freshDatabase, inspect } from './db.js';
 export interface ApiResponse {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed answer of any route; tests read it by path
+  body: any;
   text: string;
 }
 
@@ -28,7 +29,11 @@ export interface TestGateway {
   readonly gateway: Gateway;
   readonly db: postgres.Sql;
   readonly logLines: string[];
-  api(method: string, route: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+  api(
+    method: string,
+    route: string,
+    options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   /**
    * Resolves once this daemon's state cache has seen every change committed before the call (a
    * raw SQL write by the test reaches the cache only through its notification, which is async).
@@ -55,7 +60,12 @@ export async function startTestGateway(t: Test, options: GatewayOptions = {}): P
     ...options.env,
   });
   const logLines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
   const gateway = await startGateway(config, createLogger(config.logLevel, sink));
   t.teardown(async () => {
     await gateway.close();
@@ -77,13 +87,17 @@ export async function startTestGateway(t: Test, options: GatewayOptions = {}): P
     const res = await fetch(gateway.url + route, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = null;
-    try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 
   const settled = async (): Promise<void> => {
     const cache = stateCacheOf(gateway.sql);
-    if (!cache || !cache.connected) return; // reads go to the database anyway
+    if (!cache?.connected) return; // reads go to the database anyway
     const marker = randomUUID();
     await db`select pg_notify(${STATE_CHANNEL}, ${JSON.stringify({ t: 'marker', m: marker })})`;
     const deadline = Date.now() + 10_000;
@@ -94,7 +108,15 @@ export async function startTestGateway(t: Test, options: GatewayOptions = {}): P
   };
 
   return {
-    url: gateway.url, databaseUrl, dataDir, adminToken, gateway, db, logLines, api, settled,
+    url: gateway.url,
+    databaseUrl,
+    dataDir,
+    adminToken,
+    gateway,
+    db,
+    logLines,
+    api,
+    settled,
     async key(role, userId) {
       const res = await api('POST', '/api/v1/keys', { body: { name: `${role} key`, role, ...(userId ? { user_id: userId } : {}) } });
       if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);

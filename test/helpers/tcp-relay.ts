@@ -20,19 +20,34 @@ export async function startTcpRelay(targetHost: string, targetPort: number): Pro
     const upstream = net.connect(targetPort, targetHost);
     const pair = { client, upstream, frozen: false };
     live.add(pair);
-    client.on('data', (chunk) => { if (!pair.frozen) upstream.write(chunk); });
-    upstream.on('data', (chunk) => { if (!pair.frozen) client.write(chunk); });
-    const end = () => { live.delete(pair); client.destroy(); upstream.destroy(); };
+    client.on('data', (chunk) => {
+      if (!pair.frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!pair.frozen) client.write(chunk);
+    });
+    const end = () => {
+      live.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    get opened() { return opened; },
-    freeze() { for (const pair of live) pair.frozen = true; },
+    get opened() {
+      return opened;
+    },
+    freeze() {
+      for (const pair of live) pair.frozen = true;
+    },
     async close() {
-      for (const pair of live) { pair.client.destroy(); pair.upstream.destroy(); }
+      for (const pair of live) {
+        pair.client.destroy();
+        pair.upstream.destroy();
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -51,15 +51,41 @@ t.test('error shapes: 401, 404, 405, 413, 415, 400 with named fields', async (t)
 t.test('an unexpected error is a 500 internal_error with no stack, SQL or message text', async (t) => {
   const { sql } = await migratedDatabase(t);
   const lines: string[] = [];
-  const log = createLogger('info', new Writable({ write(c, _e, d) { lines.push(String(c)); d(); } }));
-  const routes: Route[] = [{
-    method: 'GET', path: '/boom', auth: 'public',
-    async handler() { throw new Error('select secret_column from users where password = $1'); },
-  }, {
-    method: 'GET', path: '/sql-boom', auth: 'public',
-    async handler() { await sql`select * from no_such_table`; return { status: 200 }; },
-  }];
-  const server = createServer(routes, { sql, log, metrics: createMetrics(sql, 'x', 1), bodyLimitBytes: 1000, degradedSubsystems: () => [] });
+  const log = createLogger(
+    'info',
+    new Writable({
+      write(c, _e, d) {
+        lines.push(String(c));
+        d();
+      },
+    }),
+  );
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/boom',
+      auth: 'public',
+      async handler() {
+        throw new Error('select secret_column from users where password = $1');
+      },
+    },
+    {
+      method: 'GET',
+      path: '/sql-boom',
+      auth: 'public',
+      async handler() {
+        await sql`select * from no_such_table`;
+        return { status: 200 };
+      },
+    },
+  ];
+  const server = createServer(routes, {
+    sql,
+    log,
+    metrics: createMetrics(sql, 'x', 1),
+    bodyLimitBytes: 1000,
+    degradedSubsystems: () => [],
+  });
   await new Promise<void>((r) => server.server.listen(0, '127.0.0.1', r));
   t.teardown(() => server.close(1000));
   const port = (server.server.address() as { port: number }).port;
@@ -72,7 +98,10 @@ t.test('an unexpected error is a 500 internal_error with no stack, SQL or messag
     t.equal(body.error.request_id, res.headers.get('x-request-id'));
     t.notMatch(text, /secret_column|no_such_table|select|at .*\.js/i, 'nothing of the cause leaks');
   }
-  t.ok(lines.some((l) => l.includes('unexpected error') && l.includes('"reqId"')), 'the cause is logged with the request id');
+  t.ok(
+    lines.some((l) => l.includes('unexpected error') && l.includes('"reqId"')),
+    'the cause is logged with the request id',
+  );
 });
 
 t.test('log lines carry the request id and never the token', async (t) => {
@@ -81,13 +110,32 @@ t.test('log lines carry the request id and never the token', async (t) => {
   const id = res.headers.get('x-request-id')!;
   const line = gw.logLines.find((l) => l.includes(id));
   t.ok(line, 'a log line names the request');
-  t.ok(gw.logLines.every((l) => !l.includes(gw.adminToken)), 'no token in any log line');
+  t.ok(
+    gw.logLines.every((l) => !l.includes(gw.adminToken)),
+    'no token in any log line',
+  );
 });
 
 t.test('pino redaction covers authorization headers, tokens and prompt text', async (t) => {
   const lines: string[] = [];
-  const log = createLogger('info', new Writable({ write(c, _e, d) { lines.push(String(c)); d(); } }));
-  log.info({ req: { headers: { authorization: 'Bearer ggp_secret' } }, token: 'ggu_secret', prompt: 'my card 4111', input: { prompt: 'nested secret' } }, 'x');
+  const log = createLogger(
+    'info',
+    new Writable({
+      write(c, _e, d) {
+        lines.push(String(c));
+        d();
+      },
+    }),
+  );
+  log.info(
+    {
+      req: { headers: { authorization: 'Bearer ggp_secret' } },
+      token: 'ggu_secret',
+      prompt: 'my card 4111',
+      input: { prompt: 'nested secret' },
+    },
+    'x',
+  );
   const out = lines.join('');
   t.notMatch(out, /ggp_secret|ggu_secret|4111|nested secret/);
   t.match(out, /\[redacted\]/);

@@ -8,25 +8,42 @@ import path from 'node:path';
 import t, { type Test as TapTest } from 'tap';
 import type { Sql } from '../../daemon/db/connect.js';
 import { DeadLetterQueue } from '../../daemon/ledger/dlq.js';
-import { bucketOf, counterKeys, counterRows, type CountedInput } from '../../daemon/command-center/counter-keys.js';
+import { bucketOf, counterKeys, counterRows, type CountedInput } from '../../daemon/ledger/counters.js';
 import { appendTraces } from '../../daemon/ledger/append.js';
 import { TraceWriter } from '../../daemon/ledger/trace-writer.js';
 import type { TraceInput } from '../../daemon/ledger/streams.js';
 import { migratedDatabase } from '../helpers/project.js';
 
-const verify = (decision: string, details: Record<string, unknown>, agentId: string | null = null): CountedInput =>
-  ({ traceType: 'VERIFY', decision, agentId, content: { display: 'x', details } });
+const verify = (decision: string, details: Record<string, unknown>, agentId: string | null = null): CountedInput => ({
+  traceType: 'VERIFY',
+  decision,
+  agentId,
+  content: { display: 'x', details },
+});
 
 t.test('counterKeys: a plain trace adds to its total only', async (t) => {
-  t.same(counterKeys({ traceType: 'AGENT_LIFECYCLE', decision: 'POLICY_CHANGE', agentId: null, content: {} }),
-    [{ dim: 'total', traceType: 'AGENT_LIFECYCLE', decision: 'POLICY_CHANGE', key: '' }]);
+  t.same(counterKeys({ traceType: 'AGENT_LIFECYCLE', decision: 'POLICY_CHANGE', agentId: null, content: {} }), [
+    { dim: 'total', traceType: 'AGENT_LIFECYCLE', decision: 'POLICY_CHANGE', key: '' },
+  ]);
 });
 
 t.test('counterKeys: agent, each fired policy once, and the content type of a verify trace', async (t) => {
-  const keys = counterKeys(verify('MODIFIED', {
-    policies: [{ policy: 'Personal data', segment: 'prompt' }, { policy: 'Personal data', segment: 'attachment:0' }, { policy: 'Keywords' }, { nope: 1 }, { policy: '' }],
-    attachments: [{ category: 'document' }, { category: 'document' }],
-  }, 'agent-1'));
+  const keys = counterKeys(
+    verify(
+      'MODIFIED',
+      {
+        policies: [
+          { policy: 'Personal data', segment: 'prompt' },
+          { policy: 'Personal data', segment: 'attachment:0' },
+          { policy: 'Keywords' },
+          { nope: 1 },
+          { policy: '' },
+        ],
+        attachments: [{ category: 'document' }, { category: 'document' }],
+      },
+      'agent-1',
+    ),
+  );
   t.same(keys, [
     { dim: 'total', traceType: 'VERIFY', decision: 'MODIFIED', key: '' },
     { dim: 'agent', traceType: '', decision: '', key: 'agent-1' },
@@ -36,49 +53,88 @@ t.test('counterKeys: agent, each fired policy once, and the content type of a ve
   ]);
 });
 
-t.test('counterKeys: an agent counts its requests, keeping only whether they were BLOCKED; its lifecycle records are not requests', async (t) => {
-  const agentKeys = (traceType: string, decision: string) => counterKeys({ traceType, decision, agentId: 'a1', content: {} }).filter((k) => k.dim === 'agent');
-  t.same(agentKeys('VERIFY', 'BLOCKED'), [{ dim: 'agent', traceType: '', decision: 'BLOCKED', key: 'a1' }]);
-  t.same(agentKeys('MCP_TOOL_CALL', 'PENDING_APPROVAL'), [{ dim: 'agent', traceType: '', decision: '', key: 'a1' }]);
-  t.same(agentKeys('EXTERNAL_EVENT', 'FLAGGED'), [{ dim: 'agent', traceType: '', decision: '', key: 'a1' }]);
-  t.same(agentKeys('AGENT_LIFECYCLE', 'POLICY_CHANGE'), []);
-  t.same(agentKeys('APPROVAL', 'BLOCKED'), []);
-});
+t.test(
+  'counterKeys: an agent counts its requests, keeping only whether they were BLOCKED; its lifecycle records are not requests',
+  async (t) => {
+    const agentKeys = (traceType: string, decision: string) =>
+      counterKeys({ traceType, decision, agentId: 'a1', content: {} }).filter((k) => k.dim === 'agent');
+    t.same(agentKeys('VERIFY', 'BLOCKED'), [{ dim: 'agent', traceType: '', decision: 'BLOCKED', key: 'a1' }]);
+    t.same(agentKeys('MCP_TOOL_CALL', 'PENDING_APPROVAL'), [{ dim: 'agent', traceType: '', decision: '', key: 'a1' }]);
+    t.same(agentKeys('EXTERNAL_EVENT', 'FLAGGED'), [{ dim: 'agent', traceType: '', decision: '', key: 'a1' }]);
+    t.same(agentKeys('AGENT_LIFECYCLE', 'POLICY_CHANGE'), []);
+    t.same(agentKeys('APPROVAL', 'BLOCKED'), []);
+  },
+);
 
-t.test('counterKeys: content type is text without attachments, mixed for several kinds, other for a strange one; none outside verify', async (t) => {
-  const ct = (input: CountedInput) => counterKeys(input).filter((k) => k.dim === 'content_type').map((k) => k.key);
-  t.same(ct(verify('PASSED', {})), ['text']);
-  t.same(ct(verify('PASSED', { attachments: [] })), ['text']);
-  t.same(ct(verify('FLAGGED', { attachments: [{ category: 'image' }] })), ['image']);
-  t.same(ct(verify('FLAGGED', { attachments: [{ category: 'image' }, { category: 'audio' }] })), ['mixed']);
-  t.same(ct(verify('FLAGGED', { attachments: [{ category: 'NOT A CATEGORY' }] })), ['other']);
-  t.same(ct({ traceType: 'MCP_TOOL_CALL', decision: 'PASSED', agentId: null, content: { details: { attachments: [{ category: 'image' }] } } }), []);
-});
+t.test(
+  'counterKeys: content type is text without attachments, mixed for several kinds, other for a strange one; none outside verify',
+  async (t) => {
+    const ct = (input: CountedInput) =>
+      counterKeys(input)
+        .filter((k) => k.dim === 'content_type')
+        .map((k) => k.key);
+    t.same(ct(verify('PASSED', {})), ['text']);
+    t.same(ct(verify('PASSED', { attachments: [] })), ['text']);
+    t.same(ct(verify('FLAGGED', { attachments: [{ category: 'image' }] })), ['image']);
+    t.same(ct(verify('FLAGGED', { attachments: [{ category: 'image' }, { category: 'audio' }] })), ['mixed']);
+    t.same(ct(verify('FLAGGED', { attachments: [{ category: 'NOT A CATEGORY' }] })), ['other']);
+    t.same(
+      ct({ traceType: 'MCP_TOOL_CALL', decision: 'PASSED', agentId: null, content: { details: { attachments: [{ category: 'image' }] } } }),
+      [],
+    );
+  },
+);
 
 t.test('counterKeys: an MCP tool call counts the rule that applied to its tool, except ALLOW', async (t) => {
-  const call = (rule: string | null, decision: string) => counterKeys({ traceType: 'MCP_TOOL_CALL', decision, agentId: null, content: { tool: 'delete_file', rule } });
-  t.same(call('DENY', 'BLOCKED').filter((k) => k.dim === 'policy'), [{ dim: 'policy', traceType: 'MCP_TOOL_CALL', decision: '', key: 'MCP DENY: delete_file' }]);
-  t.same(call('REQUIRE_APPROVAL', 'PENDING_APPROVAL').filter((k) => k.dim === 'policy').map((k) => k.key), ['MCP REQUIRE_APPROVAL: delete_file']);
-  t.same(call('LOG_ONLY', 'FLAGGED').filter((k) => k.dim === 'policy').map((k) => k.key), ['MCP LOG_ONLY: delete_file']);
-  t.same(call('ALLOW', 'PASSED').filter((k) => k.dim === 'policy'), []);
-  t.same(call(null, 'BLOCKED').filter((k) => k.dim === 'policy'), [], 'a refusal before any rule (not admitted) names none');
+  const call = (rule: string | null, decision: string) =>
+    counterKeys({ traceType: 'MCP_TOOL_CALL', decision, agentId: null, content: { tool: 'delete_file', rule } });
+  t.same(
+    call('DENY', 'BLOCKED').filter((k) => k.dim === 'policy'),
+    [{ dim: 'policy', traceType: 'MCP_TOOL_CALL', decision: '', key: 'MCP DENY: delete_file' }],
+  );
+  t.same(
+    call('REQUIRE_APPROVAL', 'PENDING_APPROVAL')
+      .filter((k) => k.dim === 'policy')
+      .map((k) => k.key),
+    ['MCP REQUIRE_APPROVAL: delete_file'],
+  );
+  t.same(
+    call('LOG_ONLY', 'FLAGGED')
+      .filter((k) => k.dim === 'policy')
+      .map((k) => k.key),
+    ['MCP LOG_ONLY: delete_file'],
+  );
+  t.same(
+    call('ALLOW', 'PASSED').filter((k) => k.dim === 'policy'),
+    [],
+  );
+  t.same(
+    call(null, 'BLOCKED').filter((k) => k.dim === 'policy'),
+    [],
+    'a refusal before any rule (not admitted) names none',
+  );
 });
 
 t.test('counterKeys: malformed details never throw and long keys are clipped', async (t) => {
   for (const details of [null, 'x', 3, [], { policies: 'x' }, { policies: [null, 7, 'p'] }, { attachments: 'x' }]) {
-    t.doesNotThrow(() => counterKeys({ traceType: 'VERIFY', decision: 'PASSED', agentId: null, content: { details } as Record<string, unknown> }));
+    t.doesNotThrow(() =>
+      counterKeys({ traceType: 'VERIFY', decision: 'PASSED', agentId: null, content: { details } as Record<string, unknown> }),
+    );
   }
   const long = counterKeys(verify('BLOCKED', { policies: [{ policy: 'p'.repeat(500) }] }, 'a'.repeat(500)));
   t.ok(long.every((k) => k.key.length <= 200));
 });
 
-t.test('counterRows groups a batch into one row per key, in the batch\'s minute', async (t) => {
+t.test("counterRows groups a batch into one row per key, in the batch's minute", async (t) => {
   const minute = counterRows('p1', '2025-03-04T10:17:42.123Z', [
-    verify('PASSED', {}, 'a'), verify('PASSED', {}, 'a'), verify('BLOCKED', { policies: [{ policy: 'Secrets' }] }),
+    verify('PASSED', {}, 'a'),
+    verify('PASSED', {}, 'a'),
+    verify('BLOCKED', { policies: [{ policy: 'Secrets' }] }),
   ]);
   t.ok(minute.every((r) => r.grain === 'minute' && r.bucket === '2025-03-04T10:17:00.000Z'));
   t.equal(minute.length, 5, 'two totals, one agent, one policy, one content type');
-  const find = (dim: string, decision: string, key: string) => minute.find((r) => r.dim === dim && r.decision === decision && r.key === key)?.count;
+  const find = (dim: string, decision: string, key: string) =>
+    minute.find((r) => r.dim === dim && r.decision === decision && r.key === key)?.count;
   t.equal(find('total', 'PASSED', ''), 2);
   t.equal(find('total', 'BLOCKED', ''), 1);
   t.equal(find('agent', '', 'a'), 2);
@@ -96,14 +152,18 @@ function randomTrace(i: number): TraceInput {
   const policies = Array.from({ length: i % 3 }, (_, k) => ({ policy: ['Secrets', 'Personal data', 'Prompt injection'][(i + k) % 3] }));
   const attachments = i % 4 === 0 ? [] : Array.from({ length: i % 3 }, (_, k) => ({ category: CATEGORIES[(i * k) % 3] }));
   return {
-    traceType: type, decision: DECISIONS[i % DECISIONS.length]!, agentId: i % 5 === 0 ? null : `agent-${i % 4}`,
+    traceType: type,
+    decision: DECISIONS[i % DECISIONS.length]!,
+    agentId: i % 5 === 0 ? null : `agent-${i % 4}`,
     content: { display: `prompt ${i}`, details: { policies, attachments } },
   };
 }
 
 /** Every counter row equals a recount of the traces (and their content) through counterKeys. */
 async function sameAsRecount(t: TapTest, sql: Sql): Promise<void> {
-  const traces = await sql<{ project_id: string; created_at: Date; trace_type: string; decision: string; agent_id: string | null; body: Record<string, unknown> }[]>`
+  const traces = await sql<
+    { project_id: string; created_at: Date; trace_type: string; decision: string; agent_id: string | null; body: Record<string, unknown> }[]
+  >`
     select t.project_id, t.created_at, t.trace_type, t.decision, t.agent_id, c.body from traces t join trace_content c on c.trace_id = t.id`;
   const expected = new Map<string, number>();
   for (const tr of traces) {
@@ -113,9 +173,13 @@ async function sameAsRecount(t: TapTest, sql: Sql): Promise<void> {
       expected.set(id, (expected.get(id) ?? 0) + 1);
     }
   }
-  const stored = await sql<{ project_id: string; grain: string; dim: string; bucket: Date; trace_type: string; decision: string; key: string; count: string }[]>`
+  const stored = await sql<
+    { project_id: string; grain: string; dim: string; bucket: Date; trace_type: string; decision: string; key: string; count: string }[]
+  >`
     select * from trace_counts`;
-  const actual = new Map(stored.map((r) => [[r.project_id, r.grain, r.dim, r.bucket.toISOString(), r.trace_type, r.decision, r.key].join('|'), Number(r.count)]));
+  const actual = new Map(
+    stored.map((r) => [[r.project_id, r.grain, r.dim, r.bucket.toISOString(), r.trace_type, r.decision, r.key].join('|'), Number(r.count)]),
+  );
   t.same(Object.fromEntries([...actual].sort()), Object.fromEntries([...expected].sort()), 'every counter row equals the recount');
 }
 
@@ -124,7 +188,9 @@ t.test('counters equal a recount from the traces after concurrent appends (write
   await sql`insert into projects (id, name) values ('p2', 'two')`;
   const writer = new TraceWriter(sql, 50);
   const viaWriter = Array.from({ length: 600 }, (_, i) => writer.append(i % 3 === 0 ? 'p2' : 'p1', randomTrace(i)));
-  const viaTx = Array.from({ length: 40 }, (_, i) => sql.begin((tx) => appendTraces(tx, i % 2 ? 'p1' : 'p2', [randomTrace(1000 + i), randomTrace(2000 + i)])));
+  const viaTx = Array.from({ length: 40 }, (_, i) =>
+    sql.begin((tx) => appendTraces(tx, i % 2 ? 'p1' : 'p2', [randomTrace(1000 + i), randomTrace(2000 + i)])),
+  );
   await Promise.all([...viaWriter, ...viaTx]);
 
   t.equal(Number((await sql`select count(*)::int as n from traces`)[0]!.n), 680);
@@ -148,10 +214,18 @@ t.test('traces replayed from the dead-letter queue are counted like any other, o
   const queue = new DeadLetterQueue(path.join(dir, 'dlq'));
   await queue.open();
   const occurredAt = new Date().toISOString();
-  await queue.append(Array.from({ length: 30 }, (_, i) => {
-    const { id: _id, ...trace } = randomTrace(i);
-    return { v: 1 as const, id: randomUUID(), project_id: 'p1', occurred_at: occurredAt, trace: { ...trace, content: { ...trace.content, occurred_at: occurredAt } } };
-  }));
+  await queue.append(
+    Array.from({ length: 30 }, (_, i) => {
+      const { id: _id, ...trace } = randomTrace(i);
+      return {
+        v: 1 as const,
+        id: randomUUID(),
+        project_id: 'p1',
+        occurred_at: occurredAt,
+        trace: { ...trace, content: { ...trace.content, occurred_at: occurredAt } },
+      };
+    }),
+  );
   await queue.close();
   const writer = new TraceWriter(sql, 7, undefined, { dlq: new DeadLetterQueue(path.join(dir, 'dlq')), retryMs: 20 });
   await writer.start();
@@ -165,9 +239,11 @@ t.test('traces replayed from the dead-letter queue are counted like any other, o
 
 t.test('a failed append leaves no counts behind', async (t) => {
   const { sql } = await migratedDatabase(t);
-  await t.rejects(sql.begin(async (tx) => {
-    await appendTraces(tx, 'p1', [randomTrace(1)]);
-    throw new Error('domain transaction fails after the append');
-  }));
+  await t.rejects(
+    sql.begin(async (tx) => {
+      await appendTraces(tx, 'p1', [randomTrace(1)]);
+      throw new Error('domain transaction fails after the append');
+    }),
+  );
   t.equal((await sql`select * from trace_counts`).length, 0);
 });

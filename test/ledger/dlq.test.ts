@@ -56,10 +56,22 @@ interface Harness {
 async function startWriter(t: Test, sql: Sql, dir: string, batchMax = 500, retryMs = 50): Promise<Harness> {
   const logs: string[] = [];
   const setAside: SetAsideKind[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
-  const writer = new TraceWriter(sql, batchMax, {
-    batchCommitted: () => {}, traceCommitted: () => {}, dlqSetAside: (kind) => setAside.push(kind),
-  }, { dlq: new DeadLetterQueue(path.join(dir, 'dlq')), log: createLogger('info', sink), retryMs });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const writer = new TraceWriter(
+    sql,
+    batchMax,
+    {
+      batchCommitted: () => {},
+      traceCommitted: () => {},
+      dlqSetAside: (kind) => setAside.push(kind),
+    },
+    { dlq: new DeadLetterQueue(path.join(dir, 'dlq')), log: createLogger('info', sink), retryMs },
+  );
   await writer.start();
   t.teardown(() => writer.close());
   return { writer, logs, setAside };
@@ -72,7 +84,11 @@ async function ledgerRows(sql: Sql, projectId: string) {
 }
 
 const dlqFile = (dir: string) => path.join(dir, 'dlq', 'traces.log');
-const fileSize = (file: string) => fs.stat(file).then((s) => s.size, () => 0);
+const fileSize = (file: string) =>
+  fs.stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
 
 t.test('under load, two outages: traces go to the dead-letter queue and come back exactly once, in order', async (t) => {
   const pg = await stoppablePostgres(t);
@@ -81,20 +97,24 @@ t.test('under load, two outages: traces go to the dead-letter queue and come bac
   t.teardown(() => sql.end({ timeout: 1 }));
   await migrate(sql);
   const projects = ['p1', 'p2', 'p3'];
-  await sql.begin(async (tx) => { for (const p of projects) await createProjectRows(tx, p, p); });
+  await sql.begin(async (tx) => {
+    for (const p of projects) await createProjectRows(tx, p, p);
+  });
   const dir = await tempDir(t);
   const { writer } = await startWriter(t, sql, dir, 100, 250);
 
   const issued: Record<string, number> = { p1: 0, p2: 0, p3: 0 };
-  const results: { project: string; n: number; written: TraceWritten }[] = [];
+  const results: { project: string; n: number; outage: number; written: TraceWritten }[] = [];
   const errors: unknown[] = [];
   let running = true;
+  let outageNo = 0; // which outage a call can meet: 0 until the first is over, then 1
   const workers = Array.from({ length: 24 }, async (_, w) => {
     const project = projects[w % projects.length]!;
     while (running && errors.length === 0) {
       const n = ++issued[project]!; // numbered at the call: the order the chain must keep
+      const era = outageNo;
       try {
-        results.push({ project, n, written: await writer.appendOrQueue(project, trace(n, { w })) });
+        results.push({ project, n, outage: era, written: await writer.appendOrQueue(project, trace(n, { w })) });
       } catch (err) {
         errors.push(err);
       }
@@ -114,31 +134,63 @@ t.test('under load, two outages: traces go to the dead-letter queue and come bac
     await until(`replay after the ${mode} outage and load on the database again`, () => count('db') >= dbAfter + 300 || errors.length > 0);
   };
   await outage('fast');
+  outageNo = 1;
   await outage('immediate');
   running = false;
   await Promise.all(workers);
   await writer.flush();
   await until('the queue replayed', () => !writer.status().degraded);
-  t.same(errors.map((e) => String(e)), [], 'no append failed: each landed in the ledger or the queue');
+  t.same(
+    errors.map((e) => String(e)),
+    [],
+    'no append failed: each landed in the ledger or the queue',
+  );
 
   const dlqd = results.filter((r) => r.written.persisted === 'dlq');
   t.ok(dlqd.length >= 600, `${dlqd.length} of ${results.length} traces went through the queue`);
-  t.ok(dlqd.every((r) => r.written.sequenceNum === null && r.written.integrityHash === null), 'a queued trace has no position yet');
+  t.ok(
+    dlqd.every((r) => r.written.sequenceNum === null && r.written.integrityHash === null),
+    'a queued trace has no position yet',
+  );
   for (const project of projects) {
     const rows = await ledgerRows(sql, project);
-    t.same(rows.map((r) => Number(r.body!.n)), Array.from({ length: issued[project]! }, (_, i) => i + 1),
-      `${project}: every trace exactly once, in the order append was called`);
+    t.same(
+      rows.map((r) => Number(r.body!.n)),
+      Array.from({ length: issued[project]! }, (_, i) => i + 1),
+      `${project}: every trace exactly once, in the order append was called`,
+    );
     const report = await verifyChain(sql, project, 'traces');
     t.equal(report.intact, true, `${project} chain verifies ${JSON.stringify(report.first_broken)}`);
     t.equal(report.checked, issued[project]);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const wrong = results.filter((x) => x.project === project).filter(({ written: w }) => {
+    // A COMMIT can reach the disk while its answer is lost with the connection (the immediate
+    // shutdown): that batch is answered `dlq`, and the replay skips its queued copy because the id is
+    // already in the ledger. Such a row is the direct write, before every row replayed from the same
+    // outage (a later outage's lost answer comes after the earlier outage's replayed rows).
+    const ofProject = results.filter((x) => x.project === project);
+    const firstReplayed = [0, 1].map((o) =>
+      Math.min(
+        ...ofProject
+          .filter((x) => x.outage === o && x.written.persisted === 'dlq')
+          .map((x) => byId.get(x.written.id))
+          .filter((row) => row !== undefined && 'occurred_at' in row.body!)
+          .map((row) => Number(row!.sequence_num)),
+      ),
+    );
+    const lostAnswer = (x: (typeof results)[number]) => {
+      const row = byId.get(x.written.id);
+      return row !== undefined && !('occurred_at' in row.body!) && Number(row.sequence_num) < firstReplayed[x.outage]!;
+    };
+    const wrong = ofProject.filter((x) => {
+      const { written: w } = x;
       const row = byId.get(w.id);
       if (!row) return true;
       return w.persisted === 'db'
         ? Number(row.sequence_num) !== w.sequenceNum || 'occurred_at' in row.body!
-        : row.body!.occurred_at !== w.occurredAt;
+        : row.body!.occurred_at !== w.occurredAt && !lostAnswer(x);
     });
+    const lost = ofProject.filter((x) => x.written.persisted === 'dlq' && lostAnswer(x));
+    if (lost.length > 0) t.comment(`${project}: ${lost.length} answered dlq whose COMMIT had landed (answer lost with the connection)`);
     t.same(wrong, [], `${project}: each answer names its row (db: its sequence number; dlq: its id, decision time kept as occurred_at)`);
   }
   t.equal(await fileSize(dlqFile(dir)), 0, 'the queue file is empty');
@@ -156,8 +208,15 @@ async function fillQueue(t: Test, dir: string, entries: [string, number][]): Pro
 t.test('a crash between the replay commit and the truncation duplicates nothing; new traces queue behind', async (t) => {
   const { sql } = await migratedDatabase(t);
   const dir = await tempDir(t);
-  const queued = await fillQueue(t, dir, [['p1', 1], ['p1', 2], ['p1', 3]]);
-  t.same(queued.map((q) => q.persisted), ['dlq', 'dlq', 'dlq']);
+  const queued = await fillQueue(t, dir, [
+    ['p1', 1],
+    ['p1', 2],
+    ['p1', 3],
+  ]);
+  t.same(
+    queued.map((q) => q.persisted),
+    ['dlq', 'dlq', 'dlq'],
+  );
   const snapshot = await fs.readFile(dlqFile(dir));
 
   const first = await startWriter(t, sql, dir);
@@ -169,12 +228,23 @@ t.test('a crash between the replay commit and the truncation duplicates nothing;
   const second = await startWriter(t, sql, dir);
   const late = await second.writer.appendOrQueue('p1', trace(4));
   t.equal(late.persisted, 'dlq', 'with a queue on disk, a new trace queues behind it even though the database is up');
-  const strict = await second.writer.append('p1', trace(99)).then(() => null, (e: unknown) => e);
+  const strict = await second.writer.append('p1', trace(99)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(strict instanceof TraceNotPersistedError, 'append() (ledger only) refuses rather than overtake the queue');
   await until('replay', () => !second.writer.status().degraded);
   const rows = await ledgerRows(sql, 'p1');
-  t.same(rows.map((r) => r.body!.n), [1, 2, 3, 4], 'nothing duplicated, order kept');
-  t.same(rows.map((r) => r.id), [...queued, late].map((q) => q.id), 'ids assigned before the append are kept');
+  t.same(
+    rows.map((r) => r.body!.n),
+    [1, 2, 3, 4],
+    'nothing duplicated, order kept',
+  );
+  t.same(
+    rows.map((r) => r.id),
+    [...queued, late].map((q) => q.id),
+    'ids assigned before the append are kept',
+  );
   t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
   const after = await second.writer.appendOrQueue('p1', trace(5));
   t.equal(after.persisted, 'db');
@@ -184,7 +254,12 @@ t.test('a crash between the replay commit and the truncation duplicates nothing;
 t.test('a torn last record and a damaged one are set aside and reported; the rest is replayed', async (t) => {
   const { sql } = await migratedDatabase(t);
   const dir = await tempDir(t);
-  await fillQueue(t, dir, [['p1', 1], ['p1', 2], ['p1', 3], ['p1', 4]]);
+  await fillQueue(t, dir, [
+    ['p1', 1],
+    ['p1', 2],
+    ['p1', 3],
+    ['p1', 4],
+  ]);
   const text = (await fs.readFile(dlqFile(dir), 'utf8')).split('\n');
   text[1] = text[1]!.replace('"n":2', '"n":7'); // same length, checksum no longer matches
   const torn = text[0]!.slice(0, 90); // a write cut short: no line feed
@@ -197,9 +272,15 @@ t.test('a torn last record and a damaged one are set aside and reported; the res
   t.match(logs.join(''), /torn last record/);
   t.match(logs.join(''), /damaged record set aside/);
   const rows = await ledgerRows(sql, 'p1');
-  t.same(rows.map((r) => r.body!.n), [1, 3, 4]);
+  t.same(
+    rows.map((r) => r.body!.n),
+    [1, 3, 4],
+  );
   t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
-  const corrupt = (await fs.readFile(path.join(dir, 'dlq', 'traces.corrupt.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const corrupt = (await fs.readFile(path.join(dir, 'dlq', 'traces.corrupt.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   t.equal(corrupt.length, 2, 'both kept for the operator');
   t.equal(Buffer.from(corrupt[0].raw_base64, 'base64').toString(), torn);
   t.match(corrupt[1].reason, /checksum/);
@@ -209,13 +290,23 @@ t.test('a torn last record and a damaged one are set aside and reported; the res
 t.test('a record the database refuses at replay is set aside; the others keep their order', async (t) => {
   const { sql } = await migratedDatabase(t);
   const dir = await tempDir(t);
-  const queued = await fillQueue(t, dir, [['p1', 1], ['ghost', 1], ['p1', 2]]);
+  const queued = await fillQueue(t, dir, [
+    ['p1', 1],
+    ['ghost', 1],
+    ['p1', 2],
+  ]);
   const { writer, setAside, logs } = await startWriter(t, sql, dir);
   await until('replay', () => !writer.status().degraded);
-  t.same((await ledgerRows(sql, 'p1')).map((r) => r.body!.n), [1, 2]);
+  t.same(
+    (await ledgerRows(sql, 'p1')).map((r) => r.body!.n),
+    [1, 2],
+  );
   t.same(setAside, ['rejected']);
   t.match(logs.join(''), /refused by the database/);
-  const [rejected] = (await fs.readFile(path.join(dir, 'dlq', 'traces.rejected.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const [rejected] = (await fs.readFile(path.join(dir, 'dlq', 'traces.rejected.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   t.equal(rejected.id, queued[1]!.id);
   t.match(rejected.reason, /23503/);
 });
@@ -225,12 +316,17 @@ t.test('an unwritable queue: TraceNotPersistedError (persisted none), nothing ha
   const blocked = await tempDir(t);
   await fs.writeFile(path.join(blocked, 'dlq'), 'not a directory');
   const a = await startWriter(t, sql, blocked);
-  const err = await a.writer.appendOrQueue('p1', trace(1)).then(() => null, (e: unknown) => e);
+  const err = await a.writer.appendOrQueue('p1', trace(1)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(err instanceof TraceNotPersistedError, 'typed error');
   t.equal((err as TraceNotPersistedError).persisted, 'none');
   t.same((err as TraceNotPersistedError).degradedSubsystems, ['trace_store', 'trace_dlq']);
   t.same(governanceHeaders(err as TraceNotPersistedError), {
-    'X-Gateway-Status': 'degraded', 'X-Gateway-Trace-Persisted': 'none', 'X-Gateway-Degraded-Subsystems': 'trace_store,trace_dlq',
+    'X-Gateway-Status': 'degraded',
+    'X-Gateway-Trace-Persisted': 'none',
+    'X-Gateway-Degraded-Subsystems': 'trace_store,trace_dlq',
   });
 
   // Disk full: the file is /dev/full, every write fails with ENOSPC.
@@ -239,7 +335,10 @@ t.test('an unwritable queue: TraceNotPersistedError (persisted none), nothing ha
   await fs.mkdir(path.join(full, 'dlq'), { recursive: true });
   await fs.symlink('/dev/full', dlqFile(full));
   const outcomes = await Promise.allSettled([1, 2, 3].map((n) => b.writer.appendOrQueue('p1', trace(n))));
-  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected', 'rejected'],
+  );
   const reason = (outcomes[0] as PromiseRejectedResult).reason as TraceNotPersistedError;
   t.ok(reason instanceof TraceNotPersistedError);
   t.equal(sqlState(reason.cause), 'ENOSPC');
@@ -258,7 +357,10 @@ t.test('a constraint error or invalid input never reaches the queue', async (t) 
   const { sql } = await migratedDatabase(t);
   const dir = await tempDir(t);
   const { writer } = await startWriter(t, sql, dir);
-  const fk = await writer.appendOrQueue('no-such-project', trace(1)).then(() => null, (e: unknown) => e);
+  const fk = await writer.appendOrQueue('no-such-project', trace(1)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.equal(sqlState(fk), '23503', 'refused as before: foreign key');
   t.notOk(fk instanceof TraceNotPersistedError);
   t.equal(await fileSize(dlqFile(dir)), 0, 'nothing queued');
@@ -266,9 +368,15 @@ t.test('a constraint error or invalid input never reaches the queue', async (t) 
 
   // With the database unreachable, input PostgreSQL would refuse is still refused, not queued.
   const down = await startWriter(t, await refusedSql(t), await tempDir(t));
-  const nul = await down.writer.appendOrQueue('p1', { traceType: 'TEST', decision: 'PASSED', content: { prompt: 'nul \u0000' } }).then(() => null, (e: unknown) => e);
+  const nul = await down.writer.appendOrQueue('p1', { traceType: 'TEST', decision: 'PASSED', content: { prompt: 'nul \u0000' } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(nul instanceof TypeError);
-  const badId = await down.writer.appendOrQueue('p1', { ...trace(1), id: 'not-a-uuid' }).then(() => null, (e: unknown) => e);
+  const badId = await down.writer.appendOrQueue('p1', { ...trace(1), id: 'not-a-uuid' }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(badId instanceof TypeError);
   t.equal(down.writer.status().dlqDepth, 0);
 });

@@ -44,14 +44,23 @@ t.test('64 concurrent writers across two daemons give one gapless, verifiable ch
   t.teardown(() => second.end({ timeout: 1 }));
   const writers = [new TraceWriter(sql, 500), new TraceWriter(second, 500)];
   const perWriter = 20;
-  const results = await Promise.all(Array.from({ length: 64 }, async (_, w) => {
-    const out = [];
-    for (let i = 0; i < perWriter; i++) out.push(await writers[w % 2]!.append('p1', trace(w * 1000 + i)));
-    return out;
-  }));
-  const seqs = results.flat().map((r) => r.sequenceNum).sort((x, y) => x - y);
+  const results = await Promise.all(
+    Array.from({ length: 64 }, async (_, w) => {
+      const out = [];
+      for (let i = 0; i < perWriter; i++) out.push(await writers[w % 2]!.append('p1', trace(w * 1000 + i)));
+      return out;
+    }),
+  );
+  const seqs = results
+    .flat()
+    .map((r) => r.sequenceNum)
+    .sort((x, y) => x - y);
   t.equal(seqs.length, 64 * perWriter);
-  t.same(seqs, Array.from({ length: 64 * perWriter }, (_, i) => i + 1), 'every number from 1 to N exactly once');
+  t.same(
+    seqs,
+    Array.from({ length: 64 * perWriter }, (_, i) => i + 1),
+    'every number from 1 to N exactly once',
+  );
   const report = await verifyChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, JSON.stringify(report.first_broken));
   t.equal(report.checked, 64 * perWriter);
@@ -63,7 +72,9 @@ t.test('the database refuses UPDATE, DELETE and TRUNCATE of ledger rows and movi
   const { sql } = await migratedDatabase(t);
   const writer = new TraceWriter(sql, 500);
   await writer.append('p1', trace(1));
-  await sql.begin((tx) => appendAdmin(tx, 'p1', [adminEntry(SYSTEM_ACTOR, { action: 'test', activity: 'create', targetType: 't', targetId: null })]));
+  await sql.begin((tx) =>
+    appendAdmin(tx, 'p1', [adminEntry(SYSTEM_ACTOR, { action: 'test', activity: 'create', targetType: 't', targetId: null })]),
+  );
   const attempts: [string, () => Promise<unknown>][] = [
     ['update decision', () => sql`update traces set decision = 'BLOCKED'`],
     ['update hash', () => sql`update traces set integrity_hash = 'sha256:00'`],
@@ -75,7 +86,10 @@ t.test('the database refuses UPDATE, DELETE and TRUNCATE of ledger rows and movi
     ['head delete', () => sql`delete from ledger_heads`],
   ];
   for (const [name, run] of attempts) {
-    const err = await run().then(() => null, (e: unknown) => e);
+    const err = await run().then(
+      () => null,
+      (e: unknown) => e,
+    );
     t.equal(sqlState(err), 'GW001', `${name} is refused`);
   }
   const [row] = await sql<{ decision: string; n: number }[]>`select decision, (select count(*)::int from traces) as n from traces`;
@@ -131,7 +145,10 @@ t.test('a failed batch answers every waiting caller with the error and numbers n
   const writer = new TraceWriter(sql, 500);
   const bad = { traceType: 'TEST', decision: 'PASSED', content: { prompt: 'nul \u0000 byte' } };
   const outcomes = await Promise.allSettled([writer.append('p1', bad), writer.append('p1', bad)]);
-  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  );
   const [head] = await sql<{ seq: string }[]>`select seq from ledger_heads where project_id = 'p1' and stream = 'traces'`;
   t.equal(Number(head!.seq), 0);
   const ok = await writer.append('p1', trace(1));
@@ -142,7 +159,9 @@ t.test('a failed batch answers every waiting caller with the error and numbers n
 async function statementsDuring(sql: Awaited<ReturnType<typeof migratedDatabase>>['sql'], fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
   const options = (sql as unknown as { options: { debug?: unknown } }).options;
-  options.debug = (_conn: number, query: string) => { seen.push(query.replace(/\s+/g, ' ').trim()); };
+  options.debug = (_conn: number, query: string) => {
+    seen.push(query.replace(/\s+/g, ' ').trim());
+  };
   try {
     await fn();
   } finally {
@@ -151,53 +170,71 @@ async function statementsDuring(sql: Awaited<ReturnType<typeof migratedDatabase>
   return seen;
 }
 
-t.test('while the head is the one it wrote, a writer appends in one statement; a head moved by someone else is read again under its lock', async (t) => {
-  const { sql } = await migratedDatabase(t);
-  const writer = new TraceWriter(sql, 500);
-  await writer.append('p1', trace(1));
-  const fast = await statementsDuring(sql, () => writer.append('p1', trace(2)));
-  t.equal(fast.length, 1, 'one statement');
-  t.match(fast[0], /^with moved as \( ?update ledger_heads/);
-  await sql.begin((tx) => appendTraces(tx, 'p1', [trace(3), trace(4)])); // another writer: a domain transaction
-  let fifth: Awaited<ReturnType<TraceWriter['append']>> | undefined;
-  const slow = await statementsDuring(sql, async () => { fifth = await writer.append('p1', trace(5)); });
-  t.match(slow[0], /^with moved as/, 'the one-statement write is tried first ...');
-  t.ok(slow.some((q) => /for update/.test(q)), '... finds the head moved and takes the lock');
-  t.equal(fifth!.sequenceNum, 5, 'numbered after the other writer\'s entries');
-  const again = await statementsDuring(sql, () => writer.append('p1', trace(6)));
-  t.equal(again.length, 1, 'and the next batch is one statement again');
-  const report = await verifyChain(sql, 'p1', 'traces');
-  t.equal(report.intact, true, JSON.stringify(report.first_broken));
-  t.equal(report.checked, 6);
-  const [content] = await sql<{ n: number }[]>`select count(*)::int as n from trace_content c join traces r on r.id = c.trace_id where c.project_id = 'p1'`;
-  t.equal(content!.n, 6, 'every entry has its content');
-  const [counted] = await sql<{ n: number }[]>`select coalesce(sum(count), 0)::int as n from trace_counts where project_id = 'p1' and grain = 'minute' and dim = 'total'`;
-  t.equal(counted!.n, 6, 'and is counted once');
-});
+t.test(
+  'while the head is the one it wrote, a writer appends in one statement; a head moved by someone else is read again under its lock',
+  async (t) => {
+    const { sql } = await migratedDatabase(t);
+    const writer = new TraceWriter(sql, 500);
+    await writer.append('p1', trace(1));
+    const fast = await statementsDuring(sql, () => writer.append('p1', trace(2)));
+    t.equal(fast.length, 1, 'one statement');
+    t.match(fast[0], /^with moved as \( ?update ledger_heads/);
+    await sql.begin((tx) => appendTraces(tx, 'p1', [trace(3), trace(4)])); // another writer: a domain transaction
+    let fifth: Awaited<ReturnType<TraceWriter['append']>> | undefined;
+    const slow = await statementsDuring(sql, async () => {
+      fifth = await writer.append('p1', trace(5));
+    });
+    t.match(slow[0], /^with moved as/, 'the one-statement write is tried first ...');
+    t.ok(
+      slow.some((q) => /for update/.test(q)),
+      '... finds the head moved and takes the lock',
+    );
+    t.equal(fifth!.sequenceNum, 5, "numbered after the other writer's entries");
+    const again = await statementsDuring(sql, () => writer.append('p1', trace(6)));
+    t.equal(again.length, 1, 'and the next batch is one statement again');
+    const report = await verifyChain(sql, 'p1', 'traces');
+    t.equal(report.intact, true, JSON.stringify(report.first_broken));
+    t.equal(report.checked, 6);
+    const [content] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from trace_content c join traces r on r.id = c.trace_id where c.project_id = 'p1'`;
+    t.equal(content!.n, 6, 'every entry has its content');
+    const [counted] = await sql<
+      { n: number }[]
+    >`select coalesce(sum(count), 0)::int as n from trace_counts where project_id = 'p1' and grain = 'minute' and dim = 'total'`;
+    t.equal(counted!.n, 6, 'and is counted once');
+  },
+);
 
-t.test('a one-statement write that waits on a transaction holding the head re-reads it after that commits (no gap, no fork, no deadlock)', async (t) => {
-  const { sql, url } = await migratedDatabase(t);
-  const writer = new TraceWriter(sql, 500);
-  await writer.append('p1', trace(1));
-  const other = connect(url, { max: 2, instanceId: 'other' });
-  t.teardown(() => other.end({ timeout: 1 }));
-  let waiting: Promise<Awaited<ReturnType<TraceWriter['append']>>> | undefined;
-  await other.begin(async (tx) => {
-    await appendTraces(tx, 'p1', [trace(2)]); // holds the head's row lock until commit
-    waiting = writer.append('p1', trace(3));
-    for (let i = 0; i < 500; i += 1) { // until the writer's statement waits on that lock
-      const [w] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%with moved as%'`;
-      if (w!.n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    t.fail('the writer never waited on the head');
-  });
-  const third = await waiting!;
-  t.equal(third.sequenceNum, 3, 'numbered after the transaction it waited for');
-  const report = await verifyChain(sql, 'p1', 'traces');
-  t.equal(report.intact, true, JSON.stringify(report.first_broken));
-  t.equal(report.checked, 3);
-});
+t.test(
+  'a one-statement write that waits on a transaction holding the head re-reads it after that commits (no gap, no fork, no deadlock)',
+  async (t) => {
+    const { sql, url } = await migratedDatabase(t);
+    const writer = new TraceWriter(sql, 500);
+    await writer.append('p1', trace(1));
+    const other = connect(url, { max: 2, instanceId: 'other' });
+    t.teardown(() => other.end({ timeout: 1 }));
+    let waiting: Promise<Awaited<ReturnType<TraceWriter['append']>>> | undefined;
+    await other.begin(async (tx) => {
+      await appendTraces(tx, 'p1', [trace(2)]); // holds the head's row lock until commit
+      waiting = writer.append('p1', trace(3));
+      for (let i = 0; i < 500; i += 1) {
+        // until the writer's statement waits on that lock
+        const [w] = await sql<
+          { n: number }[]
+        >`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%with moved as%'`;
+        if (w!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      t.fail('the writer never waited on the head');
+    });
+    const third = await waiting!;
+    t.equal(third.sequenceNum, 3, 'numbered after the transaction it waited for');
+    const report = await verifyChain(sql, 'p1', 'traces');
+    t.equal(report.intact, true, JSON.stringify(report.first_broken));
+    t.equal(report.checked, 3);
+  },
+);
 
 t.test('a failed one-statement batch numbers nothing and the next append continues the chain', async (t) => {
   const { sql } = await migratedDatabase(t);
@@ -205,7 +242,10 @@ t.test('a failed one-statement batch numbers nothing and the next append continu
   await writer.append('p1', trace(1));
   const bad = { traceType: 'TEST', decision: 'PASSED', content: { prompt: 'nul \u0000 byte' } };
   const outcomes = await Promise.allSettled([writer.append('p1', bad), writer.append('p1', bad)]);
-  t.same(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  );
   const [head] = await sql<{ seq: string }[]>`select seq from ledger_heads where project_id = 'p1' and stream = 'traces'`;
   t.equal(Number(head!.seq), 1, 'the head did not move');
   t.equal((await writer.append('p1', trace(2))).sequenceNum, 2);
@@ -220,8 +260,15 @@ t.test('a trace the database refuses fails alone: the others of its batch are wr
   const batch = [writer.append('p1', trace(3)), writer.append('p1', { ...trace(4), id: taken.id }), writer.append('p1', trace(5))];
   await first;
   const outcomes = await Promise.allSettled(batch);
-  t.same(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled'], 'only the duplicate id is refused');
-  t.same(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.sequenceNum : null)), [3, null, 4]);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+    'only the duplicate id is refused',
+  );
+  t.same(
+    outcomes.map((o) => (o.status === 'fulfilled' ? o.value.sequenceNum : null)),
+    [3, null, 4],
+  );
   const report = await verifyChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, JSON.stringify(report.first_broken));
   t.equal(report.checked, 4);

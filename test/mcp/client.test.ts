@@ -1,10 +1,16 @@
 import t, { type Test } from 'tap';
 import { Agent } from 'undici';
-import { McpSession, scanServer, toolFingerprint, type McpClientOptions, type UpstreamAuth } from '../../daemon/mcp/client.js';
-import { McpClientError, scanOutcomeOf } from '../../daemon/mcp/errors.js';
-import { createUpstreamDispatcher } from '../../daemon/mcp/ssrf.js';
+import { McpSession, scanServer, toolFingerprint, type McpClientOptions, type UpstreamAuth } from '../../daemon/mcp/client/session.js';
+import { McpClientError, scanOutcomeOf } from '../../daemon/mcp/client/errors.js';
+import { createUpstreamDispatcher } from '../../daemon/mcp/client/ssrf-guard.js';
 import {
-  SAMPLE_TOOLS, listen, manyTools, startEverythingServer, startLegacyMcpServer, startModernMcpServer, startScriptedServer,
+  SAMPLE_TOOLS,
+  listen,
+  manyTools,
+  startEverythingServer,
+  startLegacyMcpServer,
+  startModernMcpServer,
+  startScriptedServer,
   type RunningServer,
 } from '../helpers/mcp-servers.js';
 
@@ -17,7 +23,8 @@ function options(t: Test, overrides: Partial<McpClientOptions> = {}, allow: read
 }
 
 const methods = (server: RunningServer) => server.seen.map((r) => (r.httpMethod === 'POST' ? r.rpcMethod : r.httpMethod));
-const header = (server: RunningServer, rpcMethod: string, name: string) => server.seen.find((r) => r.rpcMethod === rpcMethod)?.headers[name];
+const header = (server: RunningServer, rpcMethod: string, name: string) =>
+  server.seen.find((r) => r.rpcMethod === rpcMethod)?.headers[name];
 
 t.test('2025 era, SDK 1.x stateful with JSON answers: probe, handshake, session, tools, DELETE', async (t) => {
   const server = await startLegacyMcpServer(t, { response: 'json' });
@@ -25,8 +32,16 @@ t.test('2025 era, SDK 1.x stateful with JSON answers: probe, handshake, session,
   t.equal(scan.era, '2025-11-25');
   t.equal(scan.protocolVersion, '2025-11-25');
   t.same(scan.serverInfo, { name: 'legacy-sdk', version: '1.32.2' });
-  t.same(scan.tools.map((tool) => tool.name), ['echo']);
-  t.match(scan.tools[0], { title: 'Echo', description: 'Echoes the text back.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+  t.same(
+    scan.tools.map((tool) => tool.name),
+    ['echo'],
+  );
+  t.match(scan.tools[0], {
+    title: 'Echo',
+    description: 'Echoes the text back.',
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  });
   t.same(methods(server), ['server/discover', 'initialize', 'notifications/initialized', 'tools/list', 'DELETE']);
   const sid = server.seen[2].headers['mcp-session-id'];
   t.type(sid, 'string', 'the session id of the initialize answer is carried');
@@ -35,7 +50,10 @@ t.test('2025 era, SDK 1.x stateful with JSON answers: probe, handshake, session,
     t.equal(r.headers['mcp-protocol-version'], '2025-11-25');
   }
   t.equal(header(server, 'initialize', 'mcp-protocol-version'), undefined, 'no version header on initialize itself');
-  t.ok(server.seen.every((r) => r.headers.authorization === undefined), 'no Authorization is sent when none is configured');
+  t.ok(
+    server.seen.every((r) => r.headers.authorization === undefined),
+    'no Authorization is sent when none is configured',
+  );
 });
 
 t.test('2025 era, SDK 1.x answering as SSE streams', async (t) => {
@@ -58,9 +76,15 @@ t.test('tools/list pages are followed through nextCursor, and bounded', async (t
   const server = await startLegacyMcpServer(t, { response: 'json', tools, pageSize: 3 });
   const scan = await scanServer(server.url, NONE, options(t));
   t.same(scan.tools, tools);
-  const cursors = server.seen.filter((r) => r.rpcMethod === 'tools/list').map((r) => (r.body as { params?: { cursor?: string } }).params?.cursor);
+  const cursors = server.seen
+    .filter((r) => r.rpcMethod === 'tools/list')
+    .map((r) => (r.body as { params?: { cursor?: string } }).params?.cursor);
   t.same(cursors, [undefined, 'page-3', 'page-6']);
-  await t.rejects(scanServer(server.url, NONE, options(t, { maxPages: 2 })), { name: 'McpClientError', kind: 'too_large', message: /more than 2 pages/ });
+  await t.rejects(scanServer(server.url, NONE, options(t, { maxPages: 2 })), {
+    name: 'McpClientError',
+    kind: 'too_large',
+    message: /more than 2 pages/,
+  });
   t.equal(server.seen.at(-1)?.httpMethod, 'DELETE', 'the session is ended after a failed scan too');
 });
 
@@ -76,7 +100,9 @@ t.test('2026-07-28 era, SDK 2.x (dual-era endpoint): server/discover, envelope a
     t.equal(r.headers['mcp-protocol-version'], '2026-07-28');
     t.equal(r.headers['mcp-method'], r.rpcMethod);
     t.equal(r.headers['mcp-session-id'], undefined);
-    t.match(r.body, { params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    t.match(r.body, {
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
   }
 });
 
@@ -114,13 +140,23 @@ t.test('a pinned era skips the probe; pinning the modern era on a 2025 server fa
 t.test('bearer and header sign-in is attached; a wrong one is auth_failed', async (t) => {
   const legacy = await startLegacyMcpServer(t, { response: 'json', auth: { bearer: 's3cret-token' } });
   const ok = await scanServer(legacy.url, { method: 'bearer', config: { token: 's3cret-token' } }, options(t));
-  t.same(ok.tools.map((tool) => tool.name), ['echo']);
-  await t.rejects(scanServer(legacy.url, { method: 'bearer', config: { token: 'wrong' } }, options(t)), { name: 'McpClientError', kind: 'auth_failed', status: 401 });
+  t.same(
+    ok.tools.map((tool) => tool.name),
+    ['echo'],
+  );
+  await t.rejects(scanServer(legacy.url, { method: 'bearer', config: { token: 'wrong' } }, options(t)), {
+    name: 'McpClientError',
+    kind: 'auth_failed',
+    status: 401,
+  });
   await t.rejects(scanServer(legacy.url, NONE, options(t)), { name: 'McpClientError', kind: 'auth_failed', status: 401 });
   const modern = await startModernMcpServer(t, { auth: { header: { name: 'X-Api-Key', value: 'k-123' } } });
   const scan = await scanServer(modern.url, { method: 'header', config: { name: 'X-Api-Key', value: 'k-123' } }, options(t));
   t.equal(scan.era, '2026-07-28');
-  t.ok(modern.seen.every((r) => r.headers['x-api-key'] === 'k-123' && r.headers.authorization === undefined), 'only the configured header is sent');
+  t.ok(
+    modern.seen.every((r) => r.headers['x-api-key'] === 'k-123' && r.headers.authorization === undefined),
+    'only the configured header is sent',
+  );
 });
 
 t.test('a sign-in that cannot be attached fails before any packet is sent', async (t) => {
@@ -137,7 +173,8 @@ t.test('a sign-in that cannot be attached fails before any packet is sent', asyn
     [{ method: 'header', config: { name: 'Host', value: 'evil' } }, 'auth_unsupported'],
     [{ method: 'header', config: { name: 'Bad Name', value: 'v' } }, 'auth_unsupported'],
   ];
-  for (const [auth, kind] of cases) await t.rejects(scanServer(server.url, auth, options(t)), { name: 'McpClientError', kind }, JSON.stringify(auth));
+  for (const [auth, kind] of cases)
+    await t.rejects(scanServer(server.url, auth, options(t)), { name: 'McpClientError', kind }, JSON.stringify(auth));
   t.equal(server.connections(), 0);
   t.same(scanOutcomeOf('auth_unsupported'), { state: 'not_run', reason: 'auth_method_unsupported' });
   t.same(scanOutcomeOf('auth_token_missing'), { state: 'not_run', reason: 'auth_token_missing' });
@@ -145,10 +182,23 @@ t.test('a sign-in that cannot be attached fails before any packet is sent', asyn
 
 t.test('a forbidden address is refused before any packet; so are URLs with credentials or other schemes', async (t) => {
   const server = await startLegacyMcpServer(t, { response: 'json' });
-  await t.rejects(scanServer(server.url, NONE, options(t, {}, [])), { name: 'McpClientError', kind: 'forbidden_address', code: 'upstream_url_forbidden' });
-  await t.rejects(scanServer(`http://localhost:${server.port}/mcp`, NONE, options(t, {}, [])), { name: 'McpClientError', kind: 'forbidden_address' });
-  await t.rejects(scanServer(`http://u:p@127.0.0.1:${server.port}/mcp`, NONE, options(t)), { name: 'McpClientError', kind: 'forbidden_address' });
-  await t.rejects(scanServer(`ftp://127.0.0.1:${server.port}/mcp`, NONE, options(t)), { name: 'McpClientError', kind: 'forbidden_address' });
+  await t.rejects(scanServer(server.url, NONE, options(t, {}, [])), {
+    name: 'McpClientError',
+    kind: 'forbidden_address',
+    code: 'upstream_url_forbidden',
+  });
+  await t.rejects(scanServer(`http://localhost:${server.port}/mcp`, NONE, options(t, {}, [])), {
+    name: 'McpClientError',
+    kind: 'forbidden_address',
+  });
+  await t.rejects(scanServer(`http://u:p@127.0.0.1:${server.port}/mcp`, NONE, options(t)), {
+    name: 'McpClientError',
+    kind: 'forbidden_address',
+  });
+  await t.rejects(scanServer(`ftp://127.0.0.1:${server.port}/mcp`, NONE, options(t)), {
+    name: 'McpClientError',
+    kind: 'forbidden_address',
+  });
   t.equal(server.connections(), 0);
   t.same(scanOutcomeOf('forbidden_address'), { state: 'not_run', reason: 'upstream_url_forbidden' });
 });
@@ -162,7 +212,11 @@ t.test('the client refuses to send through any dispatcher but the guarded one', 
 t.test('a server that never answers: timeout on connect + first byte', async (t) => {
   const server = await startScriptedServer(t, { misbehave: 'stall', on: '*' });
   const started = Date.now();
-  await t.rejects(scanServer(server.url, NONE, options(t, { timeoutMs: 400 })), { name: 'McpClientError', kind: 'timeout', code: 'UND_ERR_HEADERS_TIMEOUT' });
+  await t.rejects(scanServer(server.url, NONE, options(t, { timeoutMs: 400 })), {
+    name: 'McpClientError',
+    kind: 'timeout',
+    code: 'UND_ERR_HEADERS_TIMEOUT',
+  });
   t.ok(Date.now() - started < 5000, 'gave up promptly');
   t.same(scanOutcomeOf('timeout'), { state: 'failed', reason: 'unreachable' });
 });
@@ -175,15 +229,26 @@ t.test('a body that stops halfway: timeout on the idle body', async (t) => {
 t.test('an SSE stream of notifications that never brings the response: the total time limit', async (t) => {
   const server = await startScriptedServer(t, { misbehave: 'trickle-sse' });
   const started = Date.now();
-  await t.rejects(scanServer(server.url, NONE, options(t, { timeoutMs: 5000, totalTimeoutMs: 800 })), { name: 'McpClientError', kind: 'timeout' });
+  await t.rejects(scanServer(server.url, NONE, options(t, { timeoutMs: 5000, totalTimeoutMs: 800 })), {
+    name: 'McpClientError',
+    kind: 'timeout',
+  });
   t.ok(Date.now() - started < 5000, 'the idle timeout alone would never have fired');
 });
 
 t.test('an endless SSE event and an endless JSON answer stop at the byte limit', async (t) => {
   const sse = await startScriptedServer(t, { misbehave: 'endless-sse' });
-  await t.rejects(scanServer(sse.url, NONE, options(t, { responseLimitBytes: 256 * 1024 })), { name: 'McpClientError', kind: 'too_large', message: /SSE event/ });
+  await t.rejects(scanServer(sse.url, NONE, options(t, { responseLimitBytes: 256 * 1024 })), {
+    name: 'McpClientError',
+    kind: 'too_large',
+    message: /SSE event/,
+  });
   const json = await startScriptedServer(t, { misbehave: 'endless-json' });
-  await t.rejects(scanServer(json.url, NONE, options(t, { responseLimitBytes: 256 * 1024 })), { name: 'McpClientError', kind: 'too_large', message: /JSON answer/ });
+  await t.rejects(scanServer(json.url, NONE, options(t, { responseLimitBytes: 256 * 1024 })), {
+    name: 'McpClientError',
+    kind: 'too_large',
+    message: /JSON answer/,
+  });
   t.same(scanOutcomeOf('too_large'), { state: 'failed', reason: 'invalid_response' });
 });
 
@@ -192,10 +257,19 @@ t.test('garbage, wrong content, errors and old or confused versions map to their
     [{ misbehave: 'garbage' }, { name: 'McpClientError', kind: 'invalid_response' }],
     [{ misbehave: 'html' }, { name: 'McpClientError', kind: 'invalid_response' }],
     [{ misbehave: 'status-500' }, { name: 'McpClientError', kind: 'http_error', status: 500 }],
-    [{ misbehave: 'status-500', on: '*' }, { name: 'McpClientError', kind: 'http_error', status: 500 }],
+    [
+      { misbehave: 'status-500', on: '*' },
+      { name: 'McpClientError', kind: 'http_error', status: 500 },
+    ],
     [{ misbehave: 'rpc-error' }, { name: 'McpClientError', kind: 'rpc_error', rpc: { code: -32603 } }],
-    [{ misbehave: 'version-2024', on: 'initialize' }, { name: 'McpClientError', kind: 'invalid_response', message: /2024-11-05/ }],
-    [{ misbehave: 'version-echo', on: 'initialize' }, { name: 'McpClientError', kind: 'invalid_response', message: /2026-07-28/ }],
+    [
+      { misbehave: 'version-2024', on: 'initialize' },
+      { name: 'McpClientError', kind: 'invalid_response', message: /2024-11-05/ },
+    ],
+    [
+      { misbehave: 'version-echo', on: 'initialize' },
+      { name: 'McpClientError', kind: 'invalid_response', message: /2026-07-28/ },
+    ],
   ] as const;
   for (const [behaviour, expected] of cases) {
     const server = await startScriptedServer(t, behaviour);
@@ -213,7 +287,9 @@ t.test('a redirect is not followed: the status is the answer', async (t) => {
 });
 
 t.test('nobody listening: unreachable', async (t) => {
-  const server = await listen(t, (_req, res) => { res.end(); });
+  const server = await listen(t, (_req, res) => {
+    res.end();
+  });
   const url = server.url.replace(`:${server.port}/`, ':1/');
   await t.rejects(scanServer(url, NONE, options(t)), { name: 'McpClientError', kind: 'unreachable', code: 'ECONNREFUSED' });
 });
@@ -246,6 +322,10 @@ t.test('McpSession.request forwards in either era; the modern one mirrors Mcp-Na
   t.equal(call?.headers['mcp-name'], 'get_weather');
   t.equal(call?.headers['mcp-method'], 'tools/call');
   await session.request('tools/call', { name: 'g\u00e9t', arguments: {} }).catch(() => undefined);
-  t.equal(modern.seen.at(-1)?.headers['mcp-name'], `=?base64?${Buffer.from('g\u00e9t').toString('base64')}?=`, 'a non-ASCII name is sent in the Base64 sentinel form');
+  t.equal(
+    modern.seen.at(-1)?.headers['mcp-name'],
+    `=?base64?${Buffer.from('g\u00e9t').toString('base64')}?=`,
+    'a non-ASCII name is sent in the Base64 sentinel form',
+  );
   await session.close();
 });

@@ -6,7 +6,8 @@ const DAY = 86_400_000;
 
 async function seed(gw: TestGateway, n: number) {
   const out = [];
-  for (let i = 0; i < n; i += 1) out.push(await gw.gateway.writer.append('default', { traceType: 'VERIFY', decision: 'PASSED', content: { display: `prompt ${i}` } }));
+  for (let i = 0; i < n; i += 1)
+    out.push(await gw.gateway.writer.append('default', { traceType: 'VERIFY', decision: 'PASSED', content: { display: `prompt ${i}` } }));
   return out;
 }
 
@@ -35,7 +36,14 @@ t.test('retention deletes old content only, keeps the chain and proofs verifying
   const purges = await gw.gateway.retainNow();
   t.match(purges, [{ project_id: 'default', deleted: 2, days: 10 }]);
   const left = (await gw.db`select trace_id from trace_content order by created_at`).map((r) => r.trace_id);
-  t.same(left.sort(), traces.slice(2).map((x) => x.id).sort(), 'only content older than 10 days is gone');
+  t.same(
+    left.sort(),
+    traces
+      .slice(2)
+      .map((x) => x.id)
+      .sort(),
+    'only content older than 10 days is gone',
+  );
   t.equal((await gw.db`select count(*)::int as n from traces`)[0]!.n, 6, 'trace rows stay');
 
   t.equal((await gw.api('GET', '/api/v1/ledger/verify-chain')).body.intact, true, 'the chain still verifies');
@@ -49,9 +57,15 @@ t.test('retention deletes old content only, keeps the chain and proofs verifying
   t.equal(row.display_content, '');
 
   const entry = (await gw.api('GET', '/api/v1/admin-log')).body.entries.find((e: { action: string }) => e.action === 'retention.purge');
-  t.match(entry, { actor_kind: 'system', target_type: 'trace_content', details: { deleted: 2, retention_days: 10, tier: 'team', tier_cap_days: 365, first_sequence_num: 1, last_sequence_num: 2 } });
+  t.match(entry, {
+    actor_kind: 'system',
+    target_type: 'trace_content',
+    details: { deleted: 2, retention_days: 10, tier: 'team', tier_cap_days: 365, first_sequence_num: 1, last_sequence_num: 2 },
+  });
 
-  const csv = await fetch(`${gw.url}/api/v1/export?format=csv&time_range=all`, { headers: { authorization: `Bearer ${gw.adminToken}` } }).then((r) => r.text());
+  const csv = await fetch(`${gw.url}/api/v1/export?format=csv&time_range=all`, {
+    headers: { authorization: `Bearer ${gw.adminToken}` },
+  }).then((r) => r.text());
   t.match(csv, old[0]!, 'exports still list purged traces');
   t.notMatch(csv, /prompt 0\b/, 'but not their deleted content');
   t.match(csv, /prompt 5/, 'retained content is exported');
@@ -72,9 +86,17 @@ t.test('several daemons: one purge, one log entry', async (t) => {
   const gw = await startTestGateway(t);
   const second = await startTestGateway(t, { databaseUrl: gw.databaseUrl });
   const traces = await seed(gw, 50);
-  await age(gw, traces.map((x) => x.id), 400);
+  await age(
+    gw,
+    traces.map((x) => x.id),
+    400,
+  );
   const now = new Date(Date.now() + DAY);
   const [a, b] = await Promise.all([gw.gateway.retainNow(now), second.gateway.retainNow(now)]);
-  t.equal([...a, ...b].reduce((n, p) => n + p.deleted, 0), 50, 'every row deleted exactly once');
+  t.equal(
+    [...a, ...b].reduce((n, p) => n + p.deleted, 0),
+    50,
+    'every row deleted exactly once',
+  );
   t.equal((await gw.db`select count(*)::int as n from admin_log where action = 'retention.purge'`)[0]!.n, 1);
 });

@@ -8,7 +8,7 @@ import {
   extractAttachments,
   type AttachmentInput,
   type AttachmentLimits,
-} from '../../daemon/verify/attachments.js';
+} from '../../daemon/verify/attachments/index.js';
 import { attachmentSchema } from '../../shared/verify-schemas.js';
 import { buildDocx, buildPdf, buildPng, buildWav, buildZip, lieAboutSize } from './fixtures/attachment-files.js';
 
@@ -39,7 +39,8 @@ t.test('plain text is scanned as it is', async (t) => {
 });
 
 t.test('JSON: keys and nested values reach the text, numbers keep their digits', async (t) => {
-  const doc = '{"customer":{"contacts":[{"email":"jane.doe@example.com"},{"phone":"+44 20 7946 0958"}],'
+  const doc =
+    '{"customer":{"contacts":[{"email":"jane.doe@example.com"},{"phone":"+44 20 7946 0958"}],'
     + '"iban":"DE89370400440532013000","account":12345678901234567,"vip":true,"note":"a\\u0040b.example"}}';
   const got = await one({ data: b64(doc), content_type: 'text/plain' });
   t.equal(got.mime, 'application/json');
@@ -80,7 +81,8 @@ t.test('windows-1252 and UTF-16 text are decoded, not dropped as binary', async 
 });
 
 t.test('HTML: visible text only, entities decoded, inline tags joined', async (t) => {
-  const html = '<!DOCTYPE html><html><head><title>Order</title><style>body{color:red}</style>'
+  const html =
+    '<!DOCTYPE html><html><head><title>Order</title><style>body{color:red}</style>'
     + '<script>var key = "sk_live_hidden"; if (a < b) {}</script></head><body>'
     + '<p>Mail j<b>ane</b>&#64;example&period;com</p><div>Tom &amp; Jerry</div><!-- comment text -->'
     + '<img alt="x" src="a>b.png"><p>after</p></body></html>';
@@ -186,7 +188,12 @@ t.test('size limits: per attachment, per request, count', async (t) => {
   const total = await refusal(extractAttachment({ data: b64(Buffer.alloc(600, 0x61)) }, limits, budget));
   t.match(total, { code: 'attachment_too_large', index: 1 });
   t.equal(budget.remainingBytes, 500, 'the refused attachment consumed nothing');
-  const many = await refusal(extractAttachments(Array.from({ length: 4 }, () => ({ data: b64('a') })), limits));
+  const many = await refusal(
+    extractAttachments(
+      Array.from({ length: 4 }, () => ({ data: b64('a') })),
+      limits,
+    ),
+  );
   t.match(many, { code: 'too_many_attachments', index: 3 });
   const schema = attachmentSchema.safeParse({ data: 'QQ==', extra: 1 });
   t.equal(schema.success, false, 'unknown keys refused');
@@ -196,12 +203,18 @@ t.test('size limits: per attachment, per request, count', async (t) => {
 
 t.test('the character budget is shared by a request and cuts text', async (t) => {
   const limits = limitsWith({ maxExtractedChars: 100 });
-  const got = await extractAttachments([
-    { data: b64('a'.repeat(70)) },
-    { data: b64('b'.repeat(70)) },
-    { data: b64('c'.repeat(10)) },
-  ], limits);
-  t.match(got.map((a) => [a.text?.length, a.truncated]), [[70, false], [30, true], [0, true]]);
+  const got = await extractAttachments(
+    [{ data: b64('a'.repeat(70)) }, { data: b64('b'.repeat(70)) }, { data: b64('c'.repeat(10)) }],
+    limits,
+  );
+  t.match(
+    got.map((a) => [a.text?.length, a.truncated]),
+    [
+      [70, false],
+      [30, true],
+      [0, true],
+    ],
+  );
   t.match(got[1]!.note, /^truncated:/);
 });
 
@@ -252,12 +265,14 @@ t.test('text extraction is under the deadline too', async (t) => {
 });
 
 t.test('concurrent requests share the pool and all finish', async (t) => {
-  const requests = Array.from({ length: 6 }, (_, i) => extractAttachments([
-    { data: b64(buildPdf([`request ${i}`])) },
-    { data: b64(`plain ${i}`) },
-  ]));
+  const requests = Array.from({ length: 6 }, (_, i) =>
+    extractAttachments([{ data: b64(buildPdf([`request ${i}`])) }, { data: b64(`plain ${i}`) }]),
+  );
   const done = await Promise.all(requests);
-  t.same(done.map((r) => r.map((a) => a.text?.trim())), Array.from({ length: 6 }, (_, i) => [`request ${i}`, `plain ${i}`]));
+  t.same(
+    done.map((r) => r.map((a) => a.text?.trim())),
+    Array.from({ length: 6 }, (_, i) => [`request ${i}`, `plain ${i}`]),
+  );
 });
 
 t.test('errors name the attachment they are about', async (t) => {
@@ -265,4 +280,3 @@ t.test('errors name the attachment they are about', async (t) => {
   t.match(err, { code: 'attachment_undecodable', index: 1 });
   t.match(err.message, /^attachments\[1\]: /);
 });
-

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { piiDetector } from '../../daemon/verify/detectors/pii.js';
+import { piiDetector } from '../../daemon/verify/detectors/pii/index.js';
 import { redact, Redactor, type RedactSpan } from '../../daemon/verify/redact.js';
 
 /** A span over the first occurrence (or the n-th) of `value` in `text`. */
@@ -21,8 +21,11 @@ t.test('masks each finding with a typed placeholder and reports what it replaced
 t.test('numbering is per entity type, in order of first appearance; a repeated value keeps its placeholder', async (t) => {
   const text = 'a@x.io, 030 1234567, b@x.io, A@X.IO, 030 1234567';
   const findings = [
-    at(text, 'PHONE', '030 1234567', 1), at(text, 'EMAIL', 'b@x.io'), at(text, 'EMAIL', 'a@x.io'),
-    at(text, 'PHONE', '030 1234567'), at(text, 'EMAIL', 'A@X.IO'),
+    at(text, 'PHONE', '030 1234567', 1),
+    at(text, 'EMAIL', 'b@x.io'),
+    at(text, 'EMAIL', 'a@x.io'),
+    at(text, 'PHONE', '030 1234567'),
+    at(text, 'EMAIL', 'A@X.IO'),
   ];
   t.equal(redact(text, findings).text, '[EMAIL_1], [PHONE_1], [EMAIL_2], [EMAIL_1], [PHONE_1]', 'finding order does not matter');
 });
@@ -30,8 +33,11 @@ t.test('numbering is per entity type, in order of first appearance; a repeated v
 t.test('separators and case do not make a number a different value', async (t) => {
   const text = 'card 4820 5841 1199 8483 or 4820-5841-1199-8483 or 4820584111998483; iban de71 8946 and DE718946';
   const r = redact(text, [
-    at(text, 'CREDIT_CARD', '4820 5841 1199 8483'), at(text, 'CREDIT_CARD', '4820-5841-1199-8483'),
-    at(text, 'CREDIT_CARD', '4820584111998483'), at(text, 'IBAN', 'de71 8946'), at(text, 'IBAN', 'DE718946'),
+    at(text, 'CREDIT_CARD', '4820 5841 1199 8483'),
+    at(text, 'CREDIT_CARD', '4820-5841-1199-8483'),
+    at(text, 'CREDIT_CARD', '4820584111998483'),
+    at(text, 'IBAN', 'de71 8946'),
+    at(text, 'IBAN', 'DE718946'),
   ]);
   t.equal(r.text, 'card [CREDIT_CARD_1] or [CREDIT_CARD_1] or [CREDIT_CARD_1]; iban [IBAN_1] and [IBAN_1]');
 });
@@ -48,8 +54,10 @@ t.test('one Redactor shares the numbering across the texts of one request', asyn
   const attachment = 'From: max@acme.io\nTo: jo@acme.io';
   const field = 'max@acme.io';
   t.equal(redactor.redact(prompt, [at(prompt, 'EMAIL', 'jo@acme.io')]).text, 'Contact [EMAIL_1] about the invoice.');
-  t.equal(redactor.redact(attachment, [at(attachment, 'EMAIL', 'max@acme.io'), at(attachment, 'EMAIL', 'jo@acme.io')]).text,
-    'From: [EMAIL_2]\nTo: [EMAIL_1]');
+  t.equal(
+    redactor.redact(attachment, [at(attachment, 'EMAIL', 'max@acme.io'), at(attachment, 'EMAIL', 'jo@acme.io')]).text,
+    'From: [EMAIL_2]\nTo: [EMAIL_1]',
+  );
   t.equal(redactor.redact(field, [at(field, 'EMAIL', 'max@acme.io')]).text, '[EMAIL_2]');
   t.equal(redactor.placeholderFor('EMAIL', 'JO@acme.io'), '[EMAIL_1]');
   t.equal(new Redactor().redact(field, [at(field, 'EMAIL', 'max@acme.io')]).text, '[EMAIL_1]', 'a new request starts again');
@@ -59,15 +67,28 @@ t.test('overlapping findings are merged into one masked span named by the longes
   const text = 'x 0123456789abcdef y';
   const a = { entity: 'PHONE', start: 2, end: 12 };
   const b = { entity: 'CREDIT_CARD', start: 6, end: 18 };
-  t.same(redact(text, [a, b]), { text: 'x [CREDIT_CARD_1] y', replacements: [{ entity: 'CREDIT_CARD', placeholder: '[CREDIT_CARD_1]', start: 2, end: 18 }] });
+  t.same(redact(text, [a, b]), {
+    text: 'x [CREDIT_CARD_1] y',
+    replacements: [{ entity: 'CREDIT_CARD', placeholder: '[CREDIT_CARD_1]', start: 2, end: 18 }],
+  });
   t.equal(redact(text, [b, { entity: 'EMAIL', start: 8, end: 10 }]).text, 'x 0123[CREDIT_CARD_1] y', 'nested');
   t.equal(redact(text, [a, { ...a, entity: 'IBAN' }]).text, 'x [PHONE_1]abcdef y', 'identical spans: one placeholder');
-  t.equal(redact(text, [{ entity: 'PHONE', start: 2, end: 6 }, { entity: 'EMAIL', start: 6, end: 10 }]).text, 'x [PHONE_1][EMAIL_1]89abcdef y', 'adjacent spans stay apart');
+  t.equal(
+    redact(text, [
+      { entity: 'PHONE', start: 2, end: 6 },
+      { entity: 'EMAIL', start: 6, end: 10 },
+    ]).text,
+    'x [PHONE_1][EMAIL_1]89abcdef y',
+    'adjacent spans stay apart',
+  );
 });
 
 t.test('no fragment of any found value survives, whatever the overlaps', async (t) => {
   let seed = 7;
-  const rnd = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const rnd = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
   for (let round = 0; round < 300; round++) {
     const text = Array.from({ length: 40 }, () => 'abcdefghij'[rnd(10)]).join('');
     const findings: RedactSpan[] = Array.from({ length: 1 + rnd(5) }, () => {
@@ -85,8 +106,14 @@ t.test('no fragment of any found value survives, whatever the overlaps', async (
     }
     let rebuilt = '';
     let last = 0;
-    for (const x of r.replacements) { rebuilt += text.slice(last, x.start) + x.placeholder; last = x.end; }
-    if (rebuilt + text.slice(last) !== r.text) { t.fail(`round ${round}: output is not the input with spans replaced`); return; }
+    for (const x of r.replacements) {
+      rebuilt += text.slice(last, x.start) + x.placeholder;
+      last = x.end;
+    }
+    if (rebuilt + text.slice(last) !== r.text) {
+      t.fail(`round ${round}: output is not the input with spans replaced`);
+      return;
+    }
   }
   t.pass('300 random overlap patterns');
 });
@@ -110,7 +137,10 @@ t.test('offsets outside the text are a bug in the caller and throw', async (t) =
 });
 
 t.test('pure: the findings passed in are not changed', async (t) => {
-  const findings = [{ entity: 'PHONE', start: 4, end: 8 }, { entity: 'EMAIL', start: 0, end: 6 }];
+  const findings = [
+    { entity: 'PHONE', start: 4, end: 8 },
+    { entity: 'EMAIL', start: 0, end: 6 },
+  ];
   const copy = JSON.parse(JSON.stringify(findings));
   redact('0123456789', findings);
   t.same(findings, copy);
@@ -118,7 +148,8 @@ t.test('pure: the findings passed in are not changed', async (t) => {
 
 t.test('with the pii detector: nothing it finds is left in the redacted text', async (t) => {
   const config = piiDetector.parseConfig(undefined);
-  const text = 'Jo (jo.lee@gmail.com, +49 30 12345678) pays with 4820 5841 1199 8483 to DE71 8946 9937 4713 3110 69; jo.lee@gmail.com again.';
+  const text =
+    'Jo (jo.lee@gmail.com, +49 30 12345678) pays with 4820 5841 1199 8483 to DE71 8946 9937 4713 3110 69; jo.lee@gmail.com again.';
   const r = redact(text, piiDetector.detect(text, config));
   t.equal(r.text, 'Jo ([EMAIL_1], [PHONE_1]) pays with [CREDIT_CARD_1] to [IBAN_1]; [EMAIL_1] again.');
   t.same(piiDetector.detect(r.text, config), []);

@@ -2,17 +2,31 @@ import t from 'tap';
 import type { Finding } from '../../daemon/verify/detectors/types.js';
 import { DETECTORS } from '../../daemon/verify/detectors/index.js';
 import type { LoadedPolicy } from '../../daemon/verify/policies.js';
-import {
-  applicable, combine, DECISION_ORDER, gateAgent, scan, segmentsOf, shapeOutput, type Effect, type Hit, type Segment,
-} from '../../daemon/verify/stages.js';
+import { shapeOutput } from '../../daemon/verify/output.js';
+import { gateAgent } from '../../daemon/verify/stages/agent.js';
+import { combine, DECISION_ORDER } from '../../daemon/verify/stages/combine.js';
+import { applicable, scan } from '../../daemon/verify/stages/policies.js';
+import { segmentsOf } from '../../daemon/verify/stages/segments.js';
+import type { Effect, Hit, Segment } from '../../daemon/verify/stages/types.js';
 
 function policy(name: string, action: string, extra: Partial<LoadedPolicy> = {}): LoadedPolicy {
   const detector = extra.detector ?? 'keywords';
   const config = extra.config ?? { words: ['secretword'] };
   return {
-    id: name, name, description: null, detector, config, action, action_config: {},
-    scope: { sources: ['api', 'browser'], environments: ['*'] }, enabled: true, is_default: false,
-    created_at: '', updated_at: '', parsedConfig: DETECTORS[detector]!.parseConfig(config), ...extra,
+    id: name,
+    name,
+    description: null,
+    detector,
+    config,
+    action,
+    action_config: {},
+    scope: { sources: ['api', 'browser'], environments: ['*'] },
+    enabled: true,
+    is_default: false,
+    created_at: '',
+    updated_at: '',
+    parsedConfig: DETECTORS[detector]!.parseConfig(config),
+    ...extra,
   };
 }
 
@@ -21,7 +35,7 @@ const attachment: Segment = { id: 'attachment:0', origin: 'attachment', text: 'h
 const finding: Finding = { detector: 'keywords', entity: 'X', start: 0, end: 5, score: 1 };
 const hit = (effect: Effect, segment: Segment = prompt): Hit => ({ policy: policy(effect, effect), segment, effect, findings: [finding] });
 
-t.test('the decision order is the specification\'s: BLOCKED > PENDING_APPROVAL > MODIFIED > FLAGGED > PASSED', async (t) => {
+t.test("the decision order is the specification's: BLOCKED > PENDING_APPROVAL > MODIFIED > FLAGGED > PASSED", async (t) => {
   t.same(DECISION_ORDER, ['BLOCKED', 'PENDING_APPROVAL', 'MODIFIED', 'FLAGGED', 'PASSED']);
   const effects: Effect[] = ['FLAG', 'REDACT', 'REQUIRE_APPROVAL', 'BLOCK'];
   const expected = ['FLAGGED', 'MODIFIED', 'PENDING_APPROVAL', 'BLOCKED'];
@@ -57,9 +71,18 @@ t.test('policies apply by source and environment', async (t) => {
   const browserOnly = policy('b', 'WARN', { scope: { sources: ['browser'], environments: ['*'] } });
   const stagingOnly = policy('s', 'FLAG', { scope: { sources: ['api'], environments: ['staging'] } });
   const disabled = policy('d', 'FLAG', { enabled: false });
-  t.same(applicable([browserOnly, stagingOnly, disabled], 'api', 'prod').map((p) => p.name), []);
-  t.same(applicable([browserOnly, stagingOnly, disabled], 'api', 'staging').map((p) => p.name), ['s']);
-  t.same(applicable([browserOnly, stagingOnly, disabled], 'browser', 'prod').map((p) => p.name), ['b']);
+  t.same(
+    applicable([browserOnly, stagingOnly, disabled], 'api', 'prod').map((p) => p.name),
+    [],
+  );
+  t.same(
+    applicable([browserOnly, stagingOnly, disabled], 'api', 'staging').map((p) => p.name),
+    ['s'],
+  );
+  t.same(
+    applicable([browserOnly, stagingOnly, disabled], 'browser', 'prod').map((p) => p.name),
+    ['b'],
+  );
 });
 
 t.test('agent gate: only ACTIVE acts, unknown is anonymous', async (t) => {
@@ -71,8 +94,14 @@ t.test('agent gate: only ACTIVE acts, unknown is anonymous', async (t) => {
 
 t.test('segments: routing fields are never scanned; fields of unknown tools are content', async (t) => {
   const req = { prompt: 'p', metadata: {}, structured_input: { tool_name: 't', fields: { to: 'a', body: 'b' } }, extracted_text: 'e' };
-  t.same(segmentsOf(req, [], { to: 'routing', body: 'content' }).map((s) => s.id), ['prompt', 'field:body', 'extracted_text']);
-  t.same(segmentsOf(req, [], null).map((s) => s.id), ['prompt', 'field:to', 'field:body', 'extracted_text']);
+  t.same(
+    segmentsOf(req, [], { to: 'routing', body: 'content' }).map((s) => s.id),
+    ['prompt', 'field:body', 'extracted_text'],
+  );
+  t.same(
+    segmentsOf(req, [], null).map((s) => s.id),
+    ['prompt', 'field:to', 'field:body', 'extracted_text'],
+  );
 });
 
 t.test('scan: findings per policy and segment; a throwing detector ends the scan (fail closed)', async (t) => {
@@ -89,7 +118,12 @@ t.test('output: one placeholder numbering across prompt and fields; nothing forw
   const req = { prompt: 'mail a@b.de', metadata: {}, structured_input: { tool_name: 't', fields: { body: 'to a@b.de' } } };
   const p = policy('pii', 'REDACT', { detector: 'pii', config: {} });
   const segments = segmentsOf(req, [], { body: 'content' });
-  const hits: Hit[] = segments.map((segment) => ({ policy: p, segment, effect: 'REDACT' as const, findings: DETECTORS.pii!.detect(segment.text, p.parsedConfig) }));
+  const hits: Hit[] = segments.map((segment) => ({
+    policy: p,
+    segment,
+    effect: 'REDACT' as const,
+    findings: DETECTORS.pii!.detect(segment.text, p.parsedConfig),
+  }));
   const shaped = shapeOutput(req, segments, hits, 'MODIFIED', { body: 'content' });
   t.equal(shaped.output, 'mail [EMAIL_1]');
   t.same(shaped.modifiedFields, { body: { role: 'content', status: 'masked', value: 'to [EMAIL_1]' } });

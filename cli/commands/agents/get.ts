@@ -17,7 +17,9 @@ export interface Agent {
 
 /** Objects and lists as compact JSON, so every field of the record fits on its line. */
 export function agentLines(agent: Readonly<Record<string, unknown>>): string {
-  return keyValues(Object.fromEntries(Object.entries(agent).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v as string])));
+  return keyValues(
+    Object.fromEntries(Object.entries(agent).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as string)])),
+  );
 }
 
 export default class AgentsGet extends GatewayCommand {

@@ -28,8 +28,11 @@ export default class AgentsList extends GatewayCommand {
 
   async run(): Promise<AgentPage> {
     const { flags } = await this.parse(AgentsList);
-    const query = checkBody(agentListQuery, { status: flags.status, risk_classification: flags.risk, limit: flags.limit, cursor: flags.cursor },
-      { risk_classification: '--risk' });
+    const query = checkBody(
+      agentListQuery,
+      { status: flags.status, risk_classification: flags.risk, limit: flags.limit, cursor: flags.cursor },
+      { risk_classification: '--risk' },
+    );
     const api = await this.api();
     const result: AgentPage = { agents: [], next_cursor: query.cursor ?? null };
     do {
@@ -43,10 +46,12 @@ export default class AgentsList extends GatewayCommand {
     } while (flags.all && result.next_cursor);
     if (result.agents.length === 0) this.log('No agents.');
     else {
-      this.log(table(
-        ['ID', 'NAME', 'STATUS', 'RISK', 'PROFILE', 'TODAY', 'LAST SEEN'],
-        result.agents.map((a) => [a.id, a.name, a.status, a.risk_classification, a.protection_profile, a.requests_today, a.last_seen_at]),
-      ));
+      this.log(
+        table(
+          ['ID', 'NAME', 'STATUS', 'RISK', 'PROFILE', 'TODAY', 'LAST SEEN'],
+          result.agents.map((a) => [a.id, a.name, a.status, a.risk_classification, a.protection_profile, a.requests_today, a.last_seen_at]),
+        ),
+      );
     }
     if (result.next_cursor) this.notice(`More agents: --cursor ${result.next_cursor}, or --all for every page.`);
     return result;

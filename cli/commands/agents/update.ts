@@ -50,7 +50,11 @@ export default class AgentsUpdate extends GatewayCommand {
     'suspended-reason': Flags.string({ summary: 'Why the agent is suspended.' }),
     'risk-classification': Flags.string({ summary: 'EU AI Act risk class: MINIMAL, LIMITED, HIGH or UNACCEPTABLE.', aliases: ['risk'] }),
     'requires-human-oversight': Flags.boolean({ summary: 'Whether a human must oversee it.', allowNo: true }),
-    'permitted-tool': Flags.string({ summary: 'A tool the agent may call; repeat for more; replaces the list (Admin).', multiple: true, multipleNonGreedy: true }),
+    'permitted-tool': Flags.string({
+      summary: 'A tool the agent may call; repeat for more; replaces the list (Admin).',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'responsible-person-id': Flags.string({ summary: 'User responsible for the agent.' }),
     'technical-lead-id': Flags.string({ summary: 'Technical lead.' }),
     'approval-authority-id': Flags.string({ summary: 'Who approves it.' }),
@@ -71,7 +75,11 @@ export default class AgentsUpdate extends GatewayCommand {
     }
     const body = checkBody(agentPatchBody, patch, RENAMED);
     const agent = await (await this.api()).request<Agent>('PATCH', `/api/v1/agents/${encodeURIComponent(args.id)}`, body);
-    this.log(`Updated agent ${agent.id} "${agent.name}" (${agent.status}): ${Object.keys(body).map((f) => flagFor(f, RENAMED).replace(/^--(set-json )?/, '')).join(', ')}.`);
+    this.log(
+      `Updated agent ${agent.id} "${agent.name}" (${agent.status}): ${Object.keys(body)
+        .map((f) => flagFor(f, RENAMED).replace(/^--(set-json )?/, ''))
+        .join(', ')}.`,
+    );
     return agent;
   }
 }

@@ -15,7 +15,12 @@ export default class AnchorRunNow extends GatewayCommand {
 
   async run(): Promise<{ ran: boolean; epoch: Epoch | null }> {
     const { flags } = await this.parse(AnchorRunNow);
-    const result = await (await this.api()).request<{ ran: boolean; epoch: Epoch | null }>('POST', '/api/v1/ledger/anchor/run', undefined, flags.timeout * 1000);
+    const result = await (await this.api()).request<{ ran: boolean; epoch: Epoch | null }>(
+      'POST',
+      '/api/v1/ledger/anchor/run',
+      undefined,
+      flags.timeout * 1000,
+    );
     const e = result.epoch;
     if (!e) {
       this.log('Nothing to anchor: no checkpoint grew since the last epoch.');

@@ -12,12 +12,18 @@ export default class AnchorStatusCommand extends GatewayCommand {
     await this.parse(AnchorStatusCommand);
     const s = await (await this.api()).request<AnchorStatus>('GET', '/api/v1/ledger/anchor');
     const last = s.last_anchored;
-    this.log(keyValues({
-      configured: s.configured, chain_id: s.chain_id, address: s.address, epoch_seconds: s.epoch_seconds,
-      health: s.health.state, reason: s.health.reason === null ? null : safeText(s.health.reason),
-      last_anchored: last ? `epoch ${last.epoch} in block ${last.block_number} (${last.tx_hash})` : null,
-      open_epochs: s.open.length,
-    }));
+    this.log(
+      keyValues({
+        configured: s.configured,
+        chain_id: s.chain_id,
+        address: s.address,
+        epoch_seconds: s.epoch_seconds,
+        health: s.health.state,
+        reason: s.health.reason === null ? null : safeText(s.health.reason),
+        last_anchored: last ? `epoch ${last.epoch} in block ${last.block_number} (${last.tx_hash})` : null,
+        open_epochs: s.open.length,
+      }),
+    );
     this.log('');
     this.log(s.recent.length > 0 ? epochTable(s.recent) : 'No epochs yet.');
     return s;

@@ -5,7 +5,7 @@ import { approvalDecideBody } from '../../../shared/verify-policy-schemas.js';
 import { checkBody } from '../../agent-flags.js';
 import { GatewayCommand } from '../../base-command.js';
 import { safeText } from '../../trace-output.js';
-import type { Approval } from './list.js';
+import type { Approval } from '../../approvals.js';
 
 export default class ApprovalsDecide extends GatewayCommand {
   static override summary = 'Approve or deny an open approval request (Admin user token); decided once.';
@@ -26,10 +26,15 @@ export default class ApprovalsDecide extends GatewayCommand {
 
   async run(): Promise<Approval> {
     const { args, flags } = await this.parse(ApprovalsDecide);
-    const body = checkBody(approvalDecideBody, { approved: Boolean(flags.approve), ...(flags.comment === undefined ? {} : { comment: flags.comment }) });
+    const body = checkBody(approvalDecideBody, {
+      approved: Boolean(flags.approve),
+      ...(flags.comment === undefined ? {} : { comment: flags.comment }),
+    });
     const decided = await (await this.api()).request<Approval>('POST', `/api/v1/approvals/${encodeURIComponent(args.id)}/decide`, body);
     const held = decided.trace_id ? ` (trace ${decided.trace_id})` : '';
-    this.log(`${decided.status} approval request ${decided.id}${held} by ${safeText(decided.decided_by ?? 'unknown')} at ${decided.decided_at ?? '?'}.`);
+    this.log(
+      `${decided.status} approval request ${decided.id}${held} by ${safeText(decided.decided_by ?? 'unknown')} at ${decided.decided_at ?? '?'}.`,
+    );
     return decided;
   }
 }

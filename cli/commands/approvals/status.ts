@@ -28,12 +28,21 @@ export default class ApprovalsStatus extends GatewayCommand {
   async run(): Promise<ApprovalStatus> {
     const { flags } = await this.parse(ApprovalsStatus);
     const { trace_id: traceId } = checkBody(verifyProofBody, { trace_id: flags['trace-id'] }, { trace_id: '--trace-id' });
-    const state = await (await this.api()).request<ApprovalStatus>('GET', `/api/v1/approvals/status?${new URLSearchParams({ trace_id: traceId })}`);
-    this.log(keyValues({
-      trace_id: state.trace_id, approval_id: state.approval_id, status: state.status, expires_at: state.expires_at,
-      decided_at: state.decided_at, decided_by: state.decided_by === null ? null : safeText(state.decided_by),
-      comment: state.comment === null ? null : safeText(state.comment),
-    }));
+    const state = await (await this.api()).request<ApprovalStatus>(
+      'GET',
+      `/api/v1/approvals/status?${new URLSearchParams({ trace_id: traceId })}`,
+    );
+    this.log(
+      keyValues({
+        trace_id: state.trace_id,
+        approval_id: state.approval_id,
+        status: state.status,
+        expires_at: state.expires_at,
+        decided_at: state.decided_at,
+        decided_by: state.decided_by === null ? null : safeText(state.decided_by),
+        comment: state.comment === null ? null : safeText(state.comment),
+      }),
+    );
     return state;
   }
 }

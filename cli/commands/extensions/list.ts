@@ -20,10 +20,12 @@ export default class ExtensionsList extends GatewayCommand {
     const result = await (await this.api()).request<{ extensions: ExtensionListing[] }>('GET', '/api/v1/extensions');
     if (result.extensions.length === 0) this.log('No extensions.');
     else {
-      this.log(table(
-        ['ID', 'NAME', 'PREFIX', 'CREATED', 'CREATED BY', 'REVOKED'],
-        result.extensions.map((e) => [e.id, safeText(e.name, 60), e.prefix, e.created_at, e.created_by, e.revoked_at]),
-      ));
+      this.log(
+        table(
+          ['ID', 'NAME', 'PREFIX', 'CREATED', 'CREATED BY', 'REVOKED'],
+          result.extensions.map((e) => [e.id, safeText(e.name, 60), e.prefix, e.created_at, e.created_by, e.revoked_at]),
+        ),
+      );
     }
     return result;
   }

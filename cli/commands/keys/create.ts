@@ -1,5 +1,6 @@
 // gatewayctl keys create: a project API key, or a user token when --user-id is given.
 import { Flags } from '@oclif/core';
+import type { CredentialKind, Role } from '../../../shared/credentials.js';
 import { createKeyBody } from '../../../shared/schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
@@ -7,9 +8,9 @@ import { UsageError } from '../../errors.js';
 export interface CreatedKey {
   id: string;
   name: string;
-  role: string;
+  role: Role;
   user_id: string | null;
-  kind: string;
+  kind: CredentialKind;
   key: string;
 }
 
@@ -29,7 +30,8 @@ export default class KeysCreate extends GatewayCommand {
   async run(): Promise<CreatedKey> {
     const { flags } = await this.parse(KeysCreate);
     const body = createKeyBody.safeParse({ name: flags.name, role: flags.role, user_id: flags['user-id'] });
-    if (!body.success) throw new UsageError(body.error.issues.map((i) => `--${String(i.path[0]).replace('_', '-')}: ${i.message}`).join('; '));
+    if (!body.success)
+      throw new UsageError(body.error.issues.map((i) => `--${String(i.path[0]).replace('_', '-')}: ${i.message}`).join('; '));
     const created = await (await this.api()).request<CreatedKey>('POST', '/api/v1/keys', body.data);
     const owner = created.user_id ? ` for user ${created.user_id}` : '';
     this.notice(`Created ${created.kind} ${created.id} "${created.name}" (role ${created.role}${owner}).`);

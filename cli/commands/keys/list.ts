@@ -1,12 +1,13 @@
 // gatewayctl keys list: project API keys and user tokens, without secrets.
+import type { CredentialKind, Role } from '../../../shared/credentials.js';
 import { GatewayCommand } from '../../base-command.js';
 import { table } from '../../format.js';
 
 export interface KeyListing {
   id: string;
   name: string;
-  kind: string;
-  role: string | null;
+  kind: CredentialKind;
+  role: Role | null;
   user_id: string | null;
   prefix: string;
   created_at: string;
@@ -22,10 +23,12 @@ export default class KeysList extends GatewayCommand {
     const result = await (await this.api()).request<{ keys: KeyListing[] }>('GET', '/api/v1/keys');
     if (result.keys.length === 0) this.log('No keys.');
     else {
-      this.log(table(
-        ['ID', 'NAME', 'KIND', 'ROLE', 'USER', 'PREFIX', 'CREATED', 'CREATED BY', 'REVOKED'],
-        result.keys.map((k) => [k.id, k.name, k.kind, k.role, k.user_id, k.prefix, k.created_at, k.created_by, k.revoked_at]),
-      ));
+      this.log(
+        table(
+          ['ID', 'NAME', 'KIND', 'ROLE', 'USER', 'PREFIX', 'CREATED', 'CREATED BY', 'REVOKED'],
+          result.keys.map((k) => [k.id, k.name, k.kind, k.role, k.user_id, k.prefix, k.created_at, k.created_by, k.revoked_at]),
+        ),
+      );
     }
     return result;
   }

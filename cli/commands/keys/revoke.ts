@@ -10,7 +10,10 @@ export default class KeysRevoke extends GatewayCommand {
 
   async run(): Promise<{ id: string; revoked_at: string }> {
     const { args } = await this.parse(KeysRevoke);
-    const result = await (await this.api()).request<{ id: string; revoked_at: string }>('DELETE', `/api/v1/keys/${encodeURIComponent(args.id)}`);
+    const result = await (await this.api()).request<{ id: string; revoked_at: string }>(
+      'DELETE',
+      `/api/v1/keys/${encodeURIComponent(args.id)}`,
+    );
     this.log(`Revoked key ${result.id} at ${result.revoked_at}.`);
     return result;
   }

@@ -18,7 +18,14 @@ export default class LedgerCheckpoint extends GatewayCommand {
     const state = await (await this.api()).request<CheckpointState>('GET', '/api/v1/ledger/checkpoint');
     const cp = state.checkpoint;
     this.log(keyValues({ vkey: safeText(state.vkey), tree_size: cp?.tree_size, root: cp?.root, created_at: cp?.created_at }));
-    if (cp) this.log(`\nSigned note:\n${cp.note.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '' : `  ${safeText(line)}`)).join('\n')}`);
+    if (cp)
+      this.log(
+        `\nSigned note:\n${cp.note
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => (line === '' ? '' : `  ${safeText(line)}`))
+          .join('\n')}`,
+      );
     else this.log('\nNo checkpoint yet: the daemon signs one within its checkpoint interval once the ledger has traces.');
     return state;
   }

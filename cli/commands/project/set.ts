@@ -1,6 +1,6 @@
 // gatewayctl project set: changes only the settings named by flags (PATCH /api/v1/project).
 import { Flags } from '@oclif/core';
-import { AUDIT_LEVELS, projectPatchBody } from '../../../shared/schemas.js';
+import { AUDIT_LEVELS, MCP_TOOLS_LIST_MODES, projectPatchBody } from '../../../shared/schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
 import { UsageError } from '../../errors.js';
@@ -25,6 +25,7 @@ const FIELDS = {
   'included-requests': 'included_requests',
   'monthly-base-fee-eur': 'monthly_base_fee_eur',
   'overage-eur-per-1000': 'overage_eur_per_1000',
+  'mcp-tools-list': 'mcp_tools_list',
 } as const;
 
 export default class ProjectSet extends GatewayCommand {
@@ -32,6 +33,7 @@ export default class ProjectSet extends GatewayCommand {
   static override examples = [
     '<%= config.bin %> project set --audit-detail-level full --retention-days 90',
     '<%= config.bin %> project set --no-attestation',
+    '<%= config.bin %> project set --mcp-tools-list callable',
   ];
 
   static override flags = {
@@ -44,6 +46,10 @@ export default class ProjectSet extends GatewayCommand {
     'included-requests': Flags.integer({ summary: 'Requests included in the monthly base fee.' }),
     'monthly-base-fee-eur': decimal({ summary: 'Monthly base fee in EUR.' }),
     'overage-eur-per-1000': decimal({ summary: 'Price in EUR per 1000 requests over the included ones.' }),
+    'mcp-tools-list': Flags.string({
+      summary: "What the MCP proxy leaves of a tools/list answer: admitted tools, callable ones, or the upstream's answer.",
+      options: [...MCP_TOOLS_LIST_MODES],
+    }),
   };
 
   async run(): Promise<ProjectSettings> {
@@ -54,7 +60,11 @@ export default class ProjectSet extends GatewayCommand {
       if (value !== undefined) patch[field] = value;
     }
     if (Object.keys(patch).length === 0) {
-      throw new UsageError(`nothing to change: give at least one of ${Object.keys(FIELDS).map((f) => `--${f}`).join(', ')}`);
+      throw new UsageError(
+        `nothing to change: give at least one of ${Object.keys(FIELDS)
+          .map((f) => `--${f}`)
+          .join(', ')}`,
+      );
     }
     const body = projectPatchBody.safeParse(patch);
     if (!body.success) throw new UsageError(body.error.issues.map((i) => `${flagOf(i.path[0])}: ${i.message}`).join('; '));

@@ -4,7 +4,7 @@ import { keyValues } from '../../format.js';
 import type { ProjectSettings } from '../../../shared/schemas.js';
 
 export default class ProjectShow extends GatewayCommand {
-  static override summary = 'Show the project settings: audit detail, retention, attestation and plan.';
+  static override summary = 'Show the project settings: audit detail, retention, attestation, plan and MCP tools/list mode.';
 
   async run(): Promise<ProjectSettings> {
     await this.parse(ProjectShow);

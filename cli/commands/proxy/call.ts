@@ -28,14 +28,16 @@ function parseArgs(raw: string): Record<string, unknown> {
   } catch (err) {
     throw new UsageError(`--args must be a JSON object: ${(err as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. \'{"city":"Oslo"}\'');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('--args must be a JSON object, e.g. \'{"city":"Oslo"}\'');
   return value as Record<string, unknown>;
 }
 
 export default class ProxyCall extends GatewayCommand {
   static override summary = 'Send one tools/call through the MCP proxy and print the result or the JSON-RPC error.';
-  static override description = 'The call runs the proxy\'s full pipeline (agent, server, admission, rule, approval, sign-in) and is '
-    + 'recorded as an MCP_TOOL_CALL trace. Exit 0 on a result (the tool\'s own isError included), 1 on a JSON-RPC error. A held call '
+  static override description =
+    "The call runs the proxy's full pipeline (agent, server, admission, rule, approval, sign-in) and is "
+    + "recorded as an MCP_TOOL_CALL trace. Exit 0 on a result (the tool's own isError included), 1 on a JSON-RPC error. A held call "
     + 'prints its approval id: once an Admin approved it (approvals decide ID --approve), repeat the same call with --approval-id ID.';
 
   static override examples = [
@@ -50,7 +52,7 @@ export default class ProxyCall extends GatewayCommand {
   };
 
   static override flags = {
-    args: Flags.string({ summary: 'The tool\'s arguments, a JSON object (default {}).' }),
+    args: Flags.string({ summary: "The tool's arguments, a JSON object (default {})." }),
     'agent-id': Flags.string({ summary: 'Call as this agent (sent as X-Agent-Id); without it the call is anonymous.' }),
     'approval-id': Flags.string({ summary: 'The approved request to spend (sent as X-Gateway-Approval-Id).' }),
   };
@@ -61,13 +63,17 @@ export default class ProxyCall extends GatewayCommand {
     const agentId = flags['agent-id'] ?? null;
     const approvalId = flags['approval-id'] ?? null;
     if (agentId !== null && !HEADER_VALUE.test(agentId)) throw new UsageError('--agent-id: printable ASCII, at most 200 characters');
-    if (approvalId !== null && !APPROVAL_ID.test(approvalId)) throw new UsageError('--approval-id: printable ASCII without spaces, at most 100 characters');
+    if (approvalId !== null && !APPROVAL_ID.test(approvalId))
+      throw new UsageError('--approval-id: printable ASCII without spaces, at most 100 characters');
     const headers: Record<string, string> = {};
     if (agentId !== null) headers['x-agent-id'] = agentId;
     if (approvalId !== null) headers['x-gateway-approval-id'] = approvalId;
 
     const answer = await proxyRequest(await loadConnection(), this.config.userAgent, {
-      serverId: args.id, method: 'tools/call', params: { name: args.tool, arguments: toolArgs }, headers,
+      serverId: args.id,
+      method: 'tools/call',
+      params: { name: args.tool, arguments: toolArgs },
+      headers,
     });
     const base = { server_id: args.id, tool: args.tool, agent_id: agentId, approval_id: approvalId };
     if (answer.kind === 'result') {
@@ -88,10 +94,13 @@ function describeError(error: RpcErrorObject, bin: string): string[] {
   const detail = typeof data.detail === 'string' ? ` (${safeText(data.detail, 300)})` : '';
   const trace = typeof data.trace_id === 'string' ? ` (trace ${data.trace_id})` : '';
   const lines = [`Error: JSON-RPC ${error.code}${reason}: ${safeText(error.message, 300)}${detail}${trace}`];
-  if (typeof data.approval_rejected === 'string') lines.push(`The approval id presented was not usable (${data.approval_rejected}); a new request was made.`);
+  if (typeof data.approval_rejected === 'string')
+    lines.push(`The approval id presented was not usable (${data.approval_rejected}); a new request was made.`);
   if (typeof data.approval_id === 'string' && error.code === -32004) {
-    lines.push(`Held for approval: ${data.approval_id}. An Admin approves it with \`${bin} approvals decide ${data.approval_id} --approve\`, `
-      + `then repeat this call with the same arguments and --approval-id ${data.approval_id}.`);
+    lines.push(
+      `Held for approval: ${data.approval_id}. An Admin approves it with \`${bin} approvals decide ${data.approval_id} --approve\`, `
+        + `then repeat this call with the same arguments and --approval-id ${data.approval_id}.`,
+    );
   }
   return lines;
 }

@@ -49,8 +49,10 @@ export default class RegistrySearch extends GatewayCommand {
   async run(): Promise<RegistryPage> {
     const { flags } = await this.parse(RegistrySearch);
     const query = checkBody(registryQuery, {
-      q: flags.q, frontable: flags.frontable === undefined ? undefined : String(flags.frontable),
-      limit: flags.limit ?? (flags.all ? REGISTRY_PAGE_MAX : undefined), cursor: flags.cursor,
+      q: flags.q,
+      frontable: flags.frontable === undefined ? undefined : String(flags.frontable),
+      limit: flags.limit ?? (flags.all ? REGISTRY_PAGE_MAX : undefined),
+      cursor: flags.cursor,
     });
     const api = await this.api();
     const fetchPage = (cursor: string | undefined): Promise<RegistryPage> => {
@@ -79,9 +81,18 @@ export default class RegistrySearch extends GatewayCommand {
       return;
     }
     const cell = (v: string | null, max: number) => (v === null ? null : safeText(v, max));
-    this.log(table(['NAME', 'VERSION', 'FRONTABLE', 'REMOTE', 'DESCRIPTION'], page.items.map((i) => [
-      cell(i.registry_name, 80), cell(i.version, 20), i.frontable ? 'yes' : 'no', cell(i.remote_url, 80), cell(i.description, 70),
-    ])));
+    this.log(
+      table(
+        ['NAME', 'VERSION', 'FRONTABLE', 'REMOTE', 'DESCRIPTION'],
+        page.items.map((i) => [
+          cell(i.registry_name, 80),
+          cell(i.version, 20),
+          i.frontable ? 'yes' : 'no',
+          cell(i.remote_url, 80),
+          cell(i.description, 70),
+        ]),
+      ),
+    );
     this.log(`${page.items.length} shown of ${page.total} matching.`);
     if (page.next_cursor !== null) this.notice(`More entries: --cursor ${safeText(page.next_cursor)}`);
   }

@@ -14,7 +14,10 @@ export default class RegistrySync extends GatewayCommand {
   ];
 
   static override flags = {
-    from: Flags.string({ summary: 'Registry base URL (http(s)://...; pages GET /v0.1/servers) or a JSON file in that format.', required: true }),
+    from: Flags.string({
+      summary: 'Registry base URL (http(s)://...; pages GET /v0.1/servers) or a JSON file in that format.',
+      required: true,
+    }),
     out: Flags.string({ summary: 'Snapshot file to write; the default is the one gatewayd serves.', default: BUNDLED_SNAPSHOT }),
   };
 
@@ -22,8 +25,10 @@ export default class RegistrySync extends GatewayCommand {
     const { flags } = await this.parse(RegistrySync);
     const result = await syncRegistry(flags.from, flags.out, this.config.userAgent);
     const d = result.dropped;
-    this.log(`Wrote ${result.kept} active entries to ${result.out} (${result.received} received in ${result.pages} page${result.pages === 1 ? '' : 's'}; `
-      + `left out ${d.inactive} not active, ${d.older_versions} older versions, ${d.invalid} malformed).`);
+    this.log(
+      `Wrote ${result.kept} active entries to ${result.out} (${result.received} received in ${result.pages} page${result.pages === 1 ? '' : 's'}; `
+        + `left out ${d.inactive} not active, ${d.older_versions} older versions, ${d.invalid} malformed).`,
+    );
     this.notice('Restart gatewayd to serve the new snapshot.');
     return result;
   }

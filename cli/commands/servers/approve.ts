@@ -4,8 +4,18 @@
 // Every refusal (scan state, a missing or changed tool, a project key) is the daemon's.
 import { Flags } from '@oclif/core';
 import {
-  findTool, findingCodes, findingsText, parseRuleOverrides, proposalOf, readTools, shortFingerprint, toolName,
-  type AdmissionTool, type Release, type ReleaseEntry, type Rule,
+  findTool,
+  findingCodes,
+  findingsText,
+  parseRuleOverrides,
+  proposalOf,
+  readTools,
+  shortFingerprint,
+  toolName,
+  type AdmissionTool,
+  type Release,
+  type ReleaseEntry,
+  type Rule,
 } from '../../admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
@@ -38,7 +48,8 @@ const RULE_NOTE = { proposal: '', no_proposal: ' (no proposal)', rule_flag: ' (-
 
 export default class ServersApprove extends GatewayCommand {
   static override summary = 'Show the proposed rule of each tool of a pending MCP server; approve it with --accept-proposals or --rule.';
-  static override description = 'Without --accept-proposals or --rule only the table is shown and nothing changes. --accept-proposals '
+  static override description =
+    'Without --accept-proposals or --rule only the table is shown and nothing changes. --accept-proposals '
     + 'sends every proposal; a tool without one gets REQUIRE_APPROVAL (its calls are held for a person). --rule TOOL=RULE (TOOL by '
     + 'name or id, RULE one of ALLOW, LOG_ONLY, REQUIRE_APPROVAL, DENY) overrides one tool; without --accept-proposals every tool '
     + 'needs its --rule. Needs an Admin user token: a project key is refused with mcp_release_author_unresolved.';
@@ -52,8 +63,12 @@ export default class ServersApprove extends GatewayCommand {
   static override args = serverIdArg;
 
   static override flags = {
-    'accept-proposals': Flags.boolean({ summary: 'Approve with each tool\'s proposal (REQUIRE_APPROVAL where there is none).' }),
-    rule: Flags.string({ summary: 'TOOL=RULE: this rule for this tool instead of its proposal; repeatable.', multiple: true, multipleNonGreedy: true }),
+    'accept-proposals': Flags.boolean({ summary: "Approve with each tool's proposal (REQUIRE_APPROVAL where there is none)." }),
+    rule: Flags.string({
+      summary: 'TOOL=RULE: this rule for this tool instead of its proposal; repeatable.',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
   };
 
   async run(): Promise<ApproveResult> {
@@ -75,9 +90,13 @@ export default class ServersApprove extends GatewayCommand {
       ...planned.filter((p) => p.rule !== null).map((p) => ({ tool_id: p.tool_id, rule: p.rule!, fingerprint: p.fingerprint })),
       ...strays,
     ];
-    const reply = await api.request<{ id: string; status: string; release: Release }>('POST', serverRoute(args.id, 'activate'), { tools: entries });
+    const reply = await api.request<{ id: string; status: string; release: Release }>('POST', serverRoute(args.id, 'activate'), {
+      tools: entries,
+    });
     const { release } = reply;
-    this.log(`Approved MCP server ${reply.id} "${server.name}": now ${reply.status}; ${release.released.length} tools admitted (release ${release.release_id}).`);
+    this.log(
+      `Approved MCP server ${reply.id} "${server.name}": now ${reply.status}; ${release.released.length} tools admitted (release ${release.release_id}).`,
+    );
     return { id: reply.id, status: reply.status, sent: true, tools: planned, release };
   }
 }
@@ -86,7 +105,11 @@ export default class ServersApprove extends GatewayCommand {
  * The rule of each tool of the last scan (present tools: the decidable set). `--rule` entries that
  * name no such tool are sent as given (strays), for the daemon to refuse in its own words.
  */
-function plan(tools: readonly AdmissionTool[], overrides: readonly { ref: string; rule: Rule }[], withProposals: boolean): { planned: PlannedTool[]; strays: ReleaseEntry[] } {
+function plan(
+  tools: readonly AdmissionTool[],
+  overrides: readonly { ref: string; rule: Rule }[],
+  withProposals: boolean,
+): { planned: PlannedTool[]; strays: ReleaseEntry[] } {
   const chosen = new Map<string, Rule>();
   const strays: ReleaseEntry[] = [];
   for (const { ref, rule } of overrides) {
@@ -98,32 +121,52 @@ function plan(tools: readonly AdmissionTool[], overrides: readonly { ref: string
       strays.push({ tool_id: tool?.id ?? ref, rule, fingerprint: tool?.current_fingerprint ?? null });
     }
   }
-  const planned = tools.filter((t) => t.present).map((t): PlannedTool => {
-    const override = chosen.get(t.id);
-    const proposal = withProposals ? proposalOf(t) : null;
-    return {
-      tool_id: t.id, name: t.name, action: t.action, risk_level: t.risk_level, proposed_rule: t.proposed_rule,
-      proposed_rule_source: t.proposed_rule_source, findings: findingCodes(t),
-      fingerprint: t.current_fingerprint,
-      rule: override ?? proposal?.rule ?? null,
-      rule_from: override ? 'rule_flag' : proposal?.from ?? null,
-    };
-  });
+  const planned = tools
+    .filter((t) => t.present)
+    .map((t): PlannedTool => {
+      const override = chosen.get(t.id);
+      const proposal = withProposals ? proposalOf(t) : null;
+      return {
+        tool_id: t.id,
+        name: t.name,
+        action: t.action,
+        risk_level: t.risk_level,
+        proposed_rule: t.proposed_rule,
+        proposed_rule_source: t.proposed_rule_source,
+        findings: findingCodes(t),
+        fingerprint: t.current_fingerprint,
+        rule: override ?? proposal?.rule ?? null,
+        rule_from: override ? 'rule_flag' : (proposal?.from ?? null),
+      };
+    });
   return { planned, strays };
 }
 
 function planTable(planned: readonly PlannedTool[], send: boolean): string {
-  return table(['TOOL', 'ACTION', 'RISK', 'PROPOSED RULE', 'SOURCE', 'FINDINGS', 'FINGERPRINT', send ? 'RULE SENT' : 'RULE IF ACCEPTED'], planned.map((p) => [
-    toolName(p.name), p.action, p.risk_level, p.proposed_rule, p.proposed_rule_source, findingsText(p.findings),
-    shortFingerprint(p.fingerprint), p.rule === null ? null : `${p.rule}${RULE_NOTE[p.rule_from!]}`,
-  ]));
+  return table(
+    ['TOOL', 'ACTION', 'RISK', 'PROPOSED RULE', 'SOURCE', 'FINDINGS', 'FINGERPRINT', send ? 'RULE SENT' : 'RULE IF ACCEPTED'],
+    planned.map((p) => [
+      toolName(p.name),
+      p.action,
+      p.risk_level,
+      p.proposed_rule,
+      p.proposed_rule_source,
+      findingsText(p.findings),
+      shortFingerprint(p.fingerprint),
+      p.rule === null ? null : `${p.rule}${RULE_NOTE[p.rule_from!]}`,
+    ]),
+  );
 }
 
 function nextStep(server: McpServer, bin: string): string {
   if (server.status !== 'PENDING_APPROVAL') {
-    return `Nothing sent: the server is ${server.status}, and only a PENDING_APPROVAL server is approved `
-      + `(${bin} servers resume for a BLOCKED one, ${bin} servers release for new or changed tools).`;
+    return (
+      `Nothing sent: the server is ${server.status}, and only a PENDING_APPROVAL server is approved `
+      + `(${bin} servers resume for a BLOCKED one, ${bin} servers release for new or changed tools).`
+    );
   }
-  return `Nothing sent. To approve with these rules: ${bin} servers approve ${server.id} --accept-proposals `
-    + '(add --rule TOOL=RULE to change one).';
+  return (
+    `Nothing sent. To approve with these rules: ${bin} servers approve ${server.id} --accept-proposals `
+    + '(add --rule TOOL=RULE to change one).'
+  );
 }

@@ -11,7 +11,13 @@ export default class ServersGet extends GatewayCommand {
   async run(): Promise<McpServer> {
     const { args } = await this.parse(ServersGet);
     const server = await (await this.api()).request<McpServer>('GET', serverRoute(args.id));
-    this.log(keyValues(Object.fromEntries(Object.entries(server).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v as string]))));
+    this.log(
+      keyValues(
+        Object.fromEntries(
+          Object.entries(server).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as string)]),
+        ),
+      ),
+    );
     return server;
   }
 }

@@ -14,10 +14,21 @@ export default class ServersList extends GatewayCommand {
       this.log('No MCP servers.');
       return result;
     }
-    this.log(table(['ID', 'NAME', 'STATUS', 'AUTH', 'SCAN', 'TOOLS', 'NOT ADMITTED', 'URL'], result.servers.map((s) => [
-      s.id, s.name, s.status, s.auth_method, s.scan_reason ? `${s.scan_state} (${s.scan_reason})` : s.scan_state,
-      s.tool_count, s.tools_unreleased, s.server_url,
-    ])));
+    this.log(
+      table(
+        ['ID', 'NAME', 'STATUS', 'AUTH', 'SCAN', 'TOOLS', 'NOT ADMITTED', 'URL'],
+        result.servers.map((s) => [
+          s.id,
+          s.name,
+          s.status,
+          s.auth_method,
+          s.scan_reason ? `${s.scan_state} (${s.scan_reason})` : s.scan_state,
+          s.tool_count,
+          s.tools_unreleased,
+          s.server_url,
+        ]),
+      ),
+    );
     return result;
   }
 }

@@ -6,7 +6,13 @@ import { checkBody, fieldsFromFlags } from '../../agent-flags.js';
 import { GatewayCommand } from '../../base-command.js';
 import type { McpServer } from '../../server-api.js';
 
-const FIELDS = { name: 'name', url: 'server_url', 'connector-type': 'connector_type', description: 'description', proxied: 'is_proxied' } as const;
+const FIELDS = {
+  name: 'name',
+  url: 'server_url',
+  'connector-type': 'connector_type',
+  description: 'description',
+  proxied: 'is_proxied',
+} as const;
 const RENAMED = { server_url: '--url', is_proxied: '--proxied' };
 
 export default class ServersRegister extends GatewayCommand {
@@ -21,7 +27,7 @@ export default class ServersRegister extends GatewayCommand {
     url: Flags.string({ summary: 'MCP endpoint, http(s), without credentials in it.', required: true }),
     'connector-type': Flags.string({ summary: 'Kind of connector (default custom).' }),
     description: Flags.string({ summary: 'What the server is.' }),
-    proxied: Flags.boolean({ summary: 'Agents reach the server through the gateway\'s proxy.' }),
+    proxied: Flags.boolean({ summary: "Agents reach the server through the gateway's proxy." }),
   };
 
   async run(): Promise<McpServer> {

@@ -4,8 +4,17 @@
 // than admitted unseen. Refusals (not active, already admitted, unknown tool) are the daemon's.
 import { Flags } from '@oclif/core';
 import {
-  NO_PROPOSAL_RULE, findTool, parseToolRefs, proposalOf, readTools, releasedTable, toolName,
-  type AdmissionTool, type Release, type ReleaseEntry, type Rule,
+  NO_PROPOSAL_RULE,
+  findTool,
+  parseToolRefs,
+  proposalOf,
+  readTools,
+  releasedTable,
+  toolName,
+  type AdmissionTool,
+  type Release,
+  type ReleaseEntry,
+  type Rule,
 } from '../../admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
@@ -13,9 +22,10 @@ import { serverIdArg, serverRoute } from '../../server-api.js';
 
 export default class ServersRelease extends GatewayCommand {
   static override summary = 'Admit new or changed tools of an ACTIVE MCP server, each with a rule.';
-  static override description = '--tool NAME[=RULE] (repeatable; NAME or tool id) admits that tool with RULE, else with its proposal '
+  static override description =
+    '--tool NAME[=RULE] (repeatable; NAME or tool id) admits that tool with RULE, else with its proposal '
     + '(REQUIRE_APPROVAL where there is none). --all-changed admits every tool that is not admitted or changed since, with its '
-    + 'proposal; a --tool given with it sets that tool\'s rule. An admitted, unchanged tool is refused (mcp_release_already_released): '
+    + "proposal; a --tool given with it sets that tool's rule. An admitted, unchanged tool is refused (mcp_release_already_released): "
     + 'change its rule with servers verdict.';
 
   static override examples = [
@@ -27,14 +37,19 @@ export default class ServersRelease extends GatewayCommand {
   static override args = serverIdArg;
 
   static override flags = {
-    tool: Flags.string({ summary: 'NAME[=RULE]: admit this tool, with RULE or its proposal; repeatable.', multiple: true, multipleNonGreedy: true }),
+    tool: Flags.string({
+      summary: 'NAME[=RULE]: admit this tool, with RULE or its proposal; repeatable.',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'all-changed': Flags.boolean({ summary: 'Admit every tool not admitted or changed since, with its proposal.' }),
   };
 
   async run(): Promise<Release> {
     const { args, flags } = await this.parse(ServersRelease);
     const named = parseToolRefs(flags.tool ?? [], '--tool');
-    if (named.length === 0 && !flags['all-changed']) throw new UsageError('nothing to release: give --tool NAME[=RULE] (repeatable) or --all-changed');
+    if (named.length === 0 && !flags['all-changed'])
+      throw new UsageError('nothing to release: give --tool NAME[=RULE] (repeatable) or --all-changed');
     const api = await this.api();
     const tools = await readTools(api, args.id);
     const entries = releaseEntries(tools, named, flags['all-changed']);
@@ -51,7 +66,11 @@ export default class ServersRelease extends GatewayCommand {
  * proposals), then each --tool replacing or adding its own. A --tool naming no tool is sent as
  * given, for the daemon to refuse (mcp_release_tool_unknown).
  */
-function releaseEntries(tools: readonly AdmissionTool[], named: readonly { ref: string; rule?: Rule }[], allChanged: boolean): ReleaseEntry[] {
+function releaseEntries(
+  tools: readonly AdmissionTool[],
+  named: readonly { ref: string; rule?: Rule }[],
+  allChanged: boolean,
+): ReleaseEntry[] {
   const byId = new Map<string, ReleaseEntry>();
   if (allChanged) {
     for (const t of tools.filter((x) => x.present && x.matches_approved !== true)) {

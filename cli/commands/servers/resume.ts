@@ -6,7 +6,8 @@ import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
 
 export default class ServersResume extends GatewayCommand {
   static override summary = 'Resume a BLOCKED MCP server: it becomes ACTIVE again; no tool is admitted by it.';
-  static override description = 'Tools changed since their admission stay blocked: admit them with servers release. A server awaiting '
+  static override description =
+    'Tools changed since their admission stay blocked: admit them with servers release. A server awaiting '
     + 'approval is not resumed but approved (servers approve); the daemon then answers mcp_release_tools_required.';
 
   static override examples = ['<%= config.bin %> servers resume SERVER_ID'];

@@ -6,8 +6,9 @@ import { keyValues } from '../../format.js';
 import { serverIdArg, serverRoute, type ScanReply } from '../../server-api.js';
 
 export default class ServersScan extends GatewayCommand {
-  static override summary = 'Scan an MCP server\'s tools; exits 1 when the scan fails or cannot run.';
-  static override description = 'Nothing is sent when the sign-in cannot be attached or the address is not allowed: the daemon '
+  static override summary = "Scan an MCP server's tools; exits 1 when the scan fails or cannot run.";
+  static override description =
+    'Nothing is sent when the sign-in cannot be attached or the address is not allowed: the daemon '
     + 'refuses with auth_method_unsupported, auth_token_missing or upstream_url_forbidden.';
 
   static override examples = ['<%= config.bin %> servers scan SERVER_ID', '<%= config.bin %> servers scan SERVER_ID --json'];
@@ -18,10 +19,16 @@ export default class ServersScan extends GatewayCommand {
     const reply = await (await this.api()).request<ScanReply>('POST', serverRoute(args.id, 'scan'));
     if (reply.scanned) {
       this.log(`Scanned MCP server ${args.id}: ${reply.tool_count} tools.`);
-      this.log(keyValues({
-        tools_new: reply.tools_new, tools_vanished: reply.tools_vanished, poisoning_suspects: reply.poisoning_suspects,
-        tools_unreleased: reply.tools_unreleased, policies_bound: reply.policies_bound, server_status: reply.server_status,
-      }));
+      this.log(
+        keyValues({
+          tools_new: reply.tools_new,
+          tools_vanished: reply.tools_vanished,
+          poisoning_suspects: reply.poisoning_suspects,
+          tools_unreleased: reply.tools_unreleased,
+          policies_bound: reply.policies_bound,
+          server_status: reply.server_status,
+        }),
+      );
     } else {
       this.log(`Scan of MCP server ${args.id} failed: ${reply.reason}.`);
       this.log(keyValues({ reason: reply.reason, detail: reply.detail, target: reply.target, server_status: reply.server_status }));

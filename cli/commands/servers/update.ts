@@ -12,8 +12,9 @@ import { AUTH_FLAGS, authConfigFlag, authFields, planAuth } from '../../server-a
 const FIELDS = { name: 'name', description: 'description' } as const;
 
 export default class ServersUpdate extends GatewayCommand {
-  static override summary = 'Change an MCP server\'s name, description or sign-in; only the fields given change.';
-  static override description = 'Secrets are never taken on the command line: --bearer-token-file and --header-value-file read a file '
+  static override summary = "Change an MCP server's name, description or sign-in; only the fields given change.";
+  static override description =
+    'Secrets are never taken on the command line: --bearer-token-file and --header-value-file read a file '
     + '("-" reads stdin), and --bearer-token accepts only "-". A header needs its name and value together. Nothing secret is printed.';
 
   static override examples = [
@@ -43,7 +44,9 @@ export default class ServersUpdate extends GatewayCommand {
     const body = checkBody(serverPatchBody, { ...patch, ...(await authFields(plan)) }, renamed);
     const server = await (await this.api()).request<McpServer>('PATCH', serverRoute(args.id), body);
     const credential = 'auth_config' in body ? (body.auth_config === null ? ', credential cleared' : ', credential stored') : '';
-    this.log(`Updated MCP server ${server.id} "${server.name}": ${Object.keys(body).join(', ')} (sign-in ${server.auth_method}${credential}).`);
+    this.log(
+      `Updated MCP server ${server.id} "${server.name}": ${Object.keys(body).join(', ')} (sign-in ${server.auth_method}${credential}).`,
+    );
     return server;
   }
 }

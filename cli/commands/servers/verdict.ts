@@ -17,7 +17,7 @@ interface Verdict {
 }
 
 export default class ServersVerdict extends GatewayCommand {
-  static override summary = 'Set a tool\'s server-wide rule (ALLOW, LOG_ONLY, REQUIRE_APPROVAL or DENY); admission is unchanged.';
+  static override summary = "Set a tool's server-wide rule (ALLOW, LOG_ONLY, REQUIRE_APPROVAL or DENY); admission is unchanged.";
   static override examples = [
     '<%= config.bin %> servers verdict SERVER_ID delete_file --action DENY --reason "not needed"',
     '<%= config.bin %> servers verdict SERVER_ID TOOL_ID --action ALLOW --json',
@@ -35,13 +35,18 @@ export default class ServersVerdict extends GatewayCommand {
 
   async run(): Promise<Verdict> {
     const { args, flags } = await this.parse(ServersVerdict);
-    const body = checkBody(verdictBody, flags.reason === undefined ? { action: flags.action } : { action: flags.action, reason: flags.reason });
+    const body = checkBody(
+      verdictBody,
+      flags.reason === undefined ? { action: flags.action } : { action: flags.action, reason: flags.reason },
+    );
     const api = await this.api();
     // A name no tool has is sent as an id: the daemon answers not_found in its own words.
     const toolId = findTool(await readTools(api, args.id), args.tool)?.id ?? args.tool;
     const verdict = await api.request<Verdict>('POST', `${serverRoute(args.id, 'tools')}/${encodeURIComponent(toolId)}/verdict`, body);
     const why = verdict.reason === null ? '' : ` (${safeText(verdict.reason, 200)})`;
-    this.log(`Set the server-wide rule of ${toolName(verdict.tool_name)} (${verdict.tool_id}) on MCP server ${args.id} to ${verdict.policy_action}${why}; admission unchanged.`);
+    this.log(
+      `Set the server-wide rule of ${toolName(verdict.tool_name)} (${verdict.tool_id}) on MCP server ${args.id} to ${verdict.policy_action}${why}; admission unchanged.`,
+    );
     return verdict;
   }
 }

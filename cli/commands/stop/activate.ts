@@ -9,11 +9,16 @@ export default class StopActivate extends GatewayCommand {
     reason: Flags.string({ summary: 'Why, for the admin log and the stop status.' }),
   };
 
-  async run(): Promise<StopState> {
+  async run(): Promise<StopState & { approvals_ended?: number }> {
     const { flags } = await this.parse(StopActivate);
     const body = flags.reason === undefined ? {} : { reason: flags.reason };
-    const state = await (await this.api()).request<StopState>('POST', '/api/v1/project/emergency-stop', body);
-    this.log(describeStop(state));
+    const state = await (await this.api()).request<StopState & { approvals_ended?: number }>(
+      'POST',
+      '/api/v1/project/emergency-stop',
+      body,
+    );
+    const ended = state.approvals_ended ?? 0;
+    this.log(`${describeStop(state)} ${ended} open approval request${ended === 1 ? '' : 's'} ended (now CANCELLED).`);
     return state;
   }
 }

@@ -5,7 +5,7 @@ import { GatewayCommand } from '../../base-command.js';
 import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
 
 export default class StopAgent extends GatewayCommand {
-  static override summary = 'Stop one agent\'s MCP approvals: its open or approved approval requests are cancelled.';
+  static override summary = "Stop one agent's MCP approvals: its open or approved approval requests are cancelled.";
   static override examples = ['<%= config.bin %> stop agent AGENT_ID --reason "incident 42"'];
 
   static override args = {

@@ -26,10 +26,19 @@ export default class TemplatesList extends GatewayCommand {
       this.log('No templates.');
       return result;
     }
-    this.log(table(['ID', 'NAME', 'CATEGORY', 'AUTH', 'AVAILABLE', 'DEFAULT RULES'], result.templates.map((t) => [
-      t.id, t.name, t.category, t.auth_method, t.available ? 'yes' : `no (${t.unavailable_reason ?? 'locked'})`,
-      t.default_policies.map((p) => `${p.tool}=${p.action}`).join(', '),
-    ])));
+    this.log(
+      table(
+        ['ID', 'NAME', 'CATEGORY', 'AUTH', 'AVAILABLE', 'DEFAULT RULES'],
+        result.templates.map((t) => [
+          t.id,
+          t.name,
+          t.category,
+          t.auth_method,
+          t.available ? 'yes' : `no (${t.unavailable_reason ?? 'locked'})`,
+          t.default_policies.map((p) => `${p.tool}=${p.action}`).join(', '),
+        ]),
+      ),
+    );
     return result;
   }
 }

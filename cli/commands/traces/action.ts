@@ -33,7 +33,10 @@ export default class TracesAction extends GatewayCommand {
 
   async run(): Promise<ReviewerAction> {
     const { args, flags } = await this.parse(TracesAction);
-    const body = checkBody(traceActionBody, flags.justification === undefined ? { action: flags.action } : { action: flags.action, justification: flags.justification });
+    const body = checkBody(
+      traceActionBody,
+      flags.justification === undefined ? { action: flags.action } : { action: flags.action, justification: flags.justification },
+    );
     const route = `/api/v1/traces/${encodeURIComponent(args.id)}/action`;
     const done = await (await this.api()).request<ReviewerAction>('POST', route, body);
     this.log(`Recorded ${done.action} on trace ${done.trace_id} by ${safeText(done.actor_id)} at ${done.created_at} (action ${done.id}).`);

@@ -7,7 +7,7 @@ import { GatewayCommand } from '../../base-command.js';
 import { recordLines, TraceNotFound, type Trace, type TracePage } from '../../trace-output.js';
 
 export default class TracesGet extends GatewayCommand {
-  static override summary = 'Show a trace\'s full record: content shown, payloads, reviewer action and hash-chain proof.';
+  static override summary = "Show a trace's full record: content shown, payloads, reviewer action and hash-chain proof.";
   static override args = {
     id: Args.string({ description: 'ID of the trace (see traces list).', required: true }),
   };

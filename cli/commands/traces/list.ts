@@ -28,17 +28,27 @@ export default class TracesList extends GatewayCommand {
     until: Flags.string({ summary: 'Only traces at or before this time (ISO 8601 with offset).' }),
     decision: Flags.string({ summary: 'Only traces with this decision.', options: [...DECISIONS] }),
     'agent-id': Flags.string({ summary: 'Only traces of this agent.' }),
-    env: Flags.string({ summary: 'Only traces of this environment (the daemon\'s default: prod).' }),
+    env: Flags.string({ summary: "Only traces of this environment (the daemon's default: prod)." }),
     limit: Flags.integer({ summary: 'Traces per page (1-1000, default 100).' }),
     offset: Flags.integer({ summary: 'Skip this many matching traces (for the next page: offset + limit).' }),
   };
 
   async run(): Promise<TracePage> {
     const { flags } = await this.parse(TracesList);
-    const query = checkBody(traceListQuery, {
-      time_range: flags['time-range'], since: flags.since, until: flags.until, decision: flags.decision,
-      agent_id: flags['agent-id'], environment: flags.env, limit: flags.limit, offset: flags.offset,
-    }, { environment: '--env' });
+    const query = checkBody(
+      traceListQuery,
+      {
+        time_range: flags['time-range'],
+        since: flags.since,
+        until: flags.until,
+        decision: flags.decision,
+        agent_id: flags['agent-id'],
+        environment: flags.env,
+        limit: flags.limit,
+        offset: flags.offset,
+      },
+      { environment: '--env' },
+    );
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
     const page = await (await this.api()).request<TracePage>('GET', `/api/v1/traces?${params}`);

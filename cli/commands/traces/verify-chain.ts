@@ -20,12 +20,17 @@ export default class TracesVerifyChain extends GatewayCommand {
 
   async run(): Promise<ChainReport> {
     const { flags } = await this.parse(TracesVerifyChain);
-    const report = await (await this.api()).request<ChainReport>('GET', `/api/v1/ledger/verify-chain?stream=${encodeURIComponent(flags.stream)}`);
+    const report = await (await this.api()).request<ChainReport>(
+      'GET',
+      `/api/v1/ledger/verify-chain?stream=${encodeURIComponent(flags.stream)}`,
+    );
     const broken = report.first_broken;
     if (report.intact) {
       this.log(`${report.stream} chain intact: ${report.checked} entries checked, head ${report.head}.`);
     } else {
-      const where = broken ? `at sequence ${broken.sequence_num}${broken.id ? ` (id ${broken.id})` : ''}: ${broken.reason}` : '(no link named)';
+      const where = broken
+        ? `at sequence ${broken.sequence_num}${broken.id ? ` (id ${broken.id})` : ''}: ${broken.reason}`
+        : '(no link named)';
       this.log(`${report.stream} chain BROKEN ${where}. ${report.checked} entries checked.`);
       process.exitCode = EXIT.refused;
     }

@@ -1,47 +1,62 @@
 // /api/v1/agents: register (Editor), list and read (any role), update (Editor; Admin for the
 // fields that widen or narrow what an agent may do), lifecycle transitions (Admin).
 import { agentListQuery, agentPatchBody, agentRegisterBody, transitionBody } from '../../../shared/agent-schemas.js';
+import { roleAtLeast } from '../../../shared/credentials.js';
 import { GatewayError } from '../../../shared/errors.js';
 import { AGENT_OPERATIONS } from '../../agents/lifecycle.js';
 import { getAgent, listAgents, registerAgent, transitionAgent, updateAgent } from '../../agents/registry.js';
-import { roleAtLeast, type Route } from '../../http/types.js';
+import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 /** Fields whose change alters what the agent may do: only an Admin may change them. */
 const ADMIN_FIELDS = ['status', 'capability_model', 'permitted_tools', 'infrastructure_permissions'] as const;
 
 export function agentRoutes(deps: Deps): Route[] {
   const transitions: Route[] = AGENT_OPERATIONS.map((operation) => ({
-    method: 'POST', path: `/api/v1/agents/:id/${operation}`, auth: 'admin',
+    method: 'POST',
+    path: `/api/v1/agents/:id/${operation}`,
+    auth: 'admin',
     async handler(r) {
       const body = parseInput(transitionBody, r.body ?? {});
-      return { status: 200, body: await transitionAgent(deps.sql, r.principal.projectId, r.params.id!, operation, body.reason ?? null, actorOf(r)) };
+      return {
+        status: 200,
+        body: await transitionAgent(deps.sql, r.principal.projectId, r.params.id!, operation, body.reason ?? null, actorOf(r)),
+      };
     },
   }));
   return [
     {
-      method: 'POST', path: '/api/v1/agents', auth: 'editor',
+      method: 'POST',
+      path: '/api/v1/agents',
+      auth: 'editor',
       async handler(r) {
         const input = parseInput(agentRegisterBody, r.body);
         return { status: 201, body: await registerAgent(deps.sql, r.principal.projectId, input, actorOf(r)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/agents', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/agents',
+      auth: 'viewer',
       async handler(r) {
         const q = parseInput(agentListQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listAgents(deps.sql, r.principal.projectId, q) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/agents/:id', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/agents/:id',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getAgent(deps.sql, r.principal.projectId, r.params.id!) };
       },
     },
     {
-      method: 'PATCH', path: '/api/v1/agents/:id', auth: 'editor',
+      method: 'PATCH',
+      path: '/api/v1/agents/:id',
+      auth: 'editor',
       async handler(r) {
         const patch = parseInput(agentPatchBody, r.body);
         const needsAdmin = ADMIN_FIELDS.filter((f) => patch[f] !== undefined);

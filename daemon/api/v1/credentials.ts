@@ -3,56 +3,87 @@ import { createExtensionBody, createKeyBody } from '../../../shared/schemas.js';
 import { parseInput } from '../../http/validate.js';
 import type { Route } from '../../http/types.js';
 import { createCredential, listCredentials, revokeCredential } from '../../project/keys.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 export function credentialRoutes(deps: Deps): Route[] {
   return [
     {
       // Who am I: lets gatewayctl login report the role and identity behind a token.
-      method: 'GET', path: '/api/v1/me', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/me',
+      auth: 'viewer',
       async handler(r) {
         const p = r.principal;
-        return { status: 200, body: { credential_id: p.credentialId, project_id: p.projectId, kind: p.kind, role: p.role, user_id: p.userId, name: p.name } };
+        return {
+          status: 200,
+          body: { credential_id: p.credentialId, project_id: p.projectId, kind: p.kind, role: p.role, user_id: p.userId, name: p.name },
+        };
       },
     },
     {
-      method: 'POST', path: '/api/v1/keys', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/keys',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(createKeyBody, r.body);
         const kind = body.user_id ? 'user_token' : 'project_key';
-        const c = await createCredential(deps.sql, r.principal.projectId, { kind, name: body.name, role: body.role, userId: body.user_id ?? null }, actorOf(r));
+        const c = await createCredential(
+          deps.sql,
+          r.principal.projectId,
+          { kind, name: body.name, role: body.role, userId: body.user_id ?? null },
+          actorOf(r),
+        );
         return { status: 201, body: { id: c.id, name: c.name, role: c.role, user_id: c.user_id, kind: c.kind, key: c.token } };
       },
     },
     {
-      method: 'GET', path: '/api/v1/keys', auth: 'admin',
+      method: 'GET',
+      path: '/api/v1/keys',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: { keys: await listCredentials(deps.sql, r.principal.projectId, ['project_key', 'user_token']) } };
       },
     },
     {
-      method: 'DELETE', path: '/api/v1/keys/:id', auth: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/keys/:id',
+      auth: 'admin',
       async handler(r) {
-        return { status: 200, body: await revokeCredential(deps.sql, r.principal.projectId, r.params.id!, ['project_key', 'user_token'], actorOf(r)) };
+        return {
+          status: 200,
+          body: await revokeCredential(deps.sql, r.principal.projectId, r.params.id!, ['project_key', 'user_token'], actorOf(r)),
+        };
       },
     },
     {
-      method: 'POST', path: '/api/v1/extensions', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/extensions',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(createExtensionBody, r.body);
-        const c = await createCredential(deps.sql, r.principal.projectId, { kind: 'extension', name: body.name, role: null, userId: null }, actorOf(r));
+        const c = await createCredential(
+          deps.sql,
+          r.principal.projectId,
+          { kind: 'extension', name: body.name, role: null, userId: null },
+          actorOf(r),
+        );
         return { status: 201, body: { id: c.id, name: c.name, api_key: c.token } };
       },
     },
     {
-      method: 'GET', path: '/api/v1/extensions', auth: 'admin',
+      method: 'GET',
+      path: '/api/v1/extensions',
+      auth: 'admin',
       async handler(r) {
         const rows = await listCredentials(deps.sql, r.principal.projectId, ['extension']);
         return { status: 200, body: { extensions: rows.map(({ role: _role, user_id: _user, kind: _kind, ...e }) => e) } };
       },
     },
     {
-      method: 'DELETE', path: '/api/v1/extensions/:id', auth: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/extensions/:id',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await revokeCredential(deps.sql, r.principal.projectId, r.params.id!, ['extension'], actorOf(r)) };
       },

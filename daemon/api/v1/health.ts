@@ -2,15 +2,14 @@
 // degraded subsystem (the trace store while traces go to the dead-letter queue) without failing.
 import type { AnchorService } from '../../anchor/service.js';
 import { anchorHealth } from '../../anchor/status.js';
+import { availabilityOf } from '../../db/availability.js';
 import type { Route } from '../../http/types.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
 
 async function databaseUp(deps: Deps): Promise<boolean> {
+  if (availabilityOf(deps.sql)?.down) return false; // its probe asks; a health check need not wait on the pool
   try {
-    await Promise.race([
-      deps.sql`select 1`,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
-    ]);
+    await Promise.race([deps.sql`select 1`, new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref())]);
     return true;
   } catch {
     return false;
@@ -27,11 +26,14 @@ async function anchorPart(deps: Deps, anchor: AnchorService): Promise<{ anchor?:
 export function healthRoutes(deps: Deps, anchor: AnchorService): Route[] {
   return [
     {
-      method: 'GET', path: '/healthz', auth: 'public',
+      method: 'GET',
+      path: '/healthz',
+      auth: 'public',
       async handler() {
         const up = await databaseUp(deps);
         const degraded = deps.writer.degradedSubsystems();
-        if (!up) return { status: 503, body: { status: 'unavailable', failing: ['database'], ...(degraded.length > 0 ? { degraded } : {}) } };
+        if (!up)
+          return { status: 503, body: { status: 'unavailable', failing: ['database'], ...(degraded.length > 0 ? { degraded } : {}) } };
         // Anchoring never fails the daemon: a node that is down or out of funds only degrades it.
         const anchoring = await anchorPart(deps, anchor);
         if (anchoring.anchor?.state === 'degraded') degraded.push('anchor');
@@ -40,14 +42,18 @@ export function healthRoutes(deps: Deps, anchor: AnchorService): Route[] {
       },
     },
     {
-      method: 'GET', path: '/metrics', auth: 'public',
+      method: 'GET',
+      path: '/metrics',
+      auth: 'public',
       async handler() {
         const text = await deps.metrics.registry.metrics();
-        return { stream: async (res) => {
-          res.statusCode = 200;
-          res.setHeader('Content-Type', deps.metrics.registry.contentType);
-          res.end(text);
-        } };
+        return {
+          stream: async (res) => {
+            res.statusCode = 200;
+            res.setHeader('Content-Type', deps.metrics.registry.contentType);
+            res.end(text);
+          },
+        };
       },
     },
   ];

@@ -10,7 +10,7 @@ import { latestCheckpoint } from '../../ledger/checkpoints.js';
 import { verifyChain } from '../../ledger/verify-chain.js';
 import { verifyProof } from '../../ledger/verify-proof.js';
 import { toOcsf } from '../../project/admin-actions.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
 
 const chainQuery = z.object({ stream: z.enum(['traces', 'admin']).default('traces') });
 const adminLogQuery = z.object({
@@ -22,14 +22,18 @@ const adminLogQuery = z.object({
 export function ledgerRoutes(deps: Deps): Route[] {
   return [
     {
-      method: 'GET', path: '/api/v1/ledger/verify-chain', auth: 'admin',
+      method: 'GET',
+      path: '/api/v1/ledger/verify-chain',
+      auth: 'admin',
       async handler(r) {
         const q = parseInput(chainQuery, Object.fromEntries(r.query));
         return { status: 200, body: await verifyChain(deps.sql, r.principal.projectId, q.stream) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/verify-proof', auth: 'viewer',
+      method: 'POST',
+      path: '/api/v1/verify-proof',
+      auth: 'viewer',
       async handler(r) {
         const body = parseInput(verifyProofBody, r.body);
         const report = await verifyProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
@@ -38,28 +42,43 @@ export function ledgerRoutes(deps: Deps): Route[] {
       },
     },
     {
-      method: 'GET', path: '/api/v1/ledger/checkpoint', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/ledger/checkpoint',
+      auth: 'viewer',
       async handler(r) {
         const cp = await latestCheckpoint(deps.sql, r.principal.projectId);
         return {
           status: 200,
           body: {
             vkey: verifierKey(deps.checkpointKey),
-            checkpoint: cp && { tree_size: cp.tree_size, root: cp.root.toString('base64'), note: cp.note, created_at: cp.created_at.toISOString() },
+            checkpoint: cp && {
+              tree_size: cp.tree_size,
+              root: cp.root.toString('base64'),
+              note: cp.note,
+              created_at: cp.created_at.toISOString(),
+            },
           },
         };
       },
     },
     {
-      method: 'GET', path: '/api/v1/admin-log', auth: 'admin',
+      method: 'GET',
+      path: '/api/v1/admin-log',
+      auth: 'admin',
       async handler(r) {
         const q = parseInput(adminLogQuery, Object.fromEntries(r.query));
         const rows = await deps.sql<Record<string, unknown>[]>`
           select * from admin_log where project_id = ${r.principal.projectId} and sequence_num > ${q.after}
           order by sequence_num limit ${q.limit}`;
-        const entries = rows.map((row) => (q.format === 'ocsf' ? toOcsf(row) : {
-          ...row, sequence_num: Number(row.sequence_num), created_at: (row.created_at as Date).toISOString(),
-        }));
+        const entries = rows.map((row) =>
+          q.format === 'ocsf'
+            ? toOcsf(row)
+            : {
+                ...row,
+                sequence_num: Number(row.sequence_num),
+                created_at: (row.created_at as Date).toISOString(),
+              },
+        );
         return { status: 200, body: { entries } };
       },
     },

@@ -4,31 +4,41 @@ import { GatewayError } from '../../../shared/errors.js';
 import { fromTemplateBody, registryQuery } from '../../../shared/mcp-catalog-schemas.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
-import { loadRegistryCatalog, searchRegistry, type RegistryCatalog } from '../../mcp/registry.js';
-import { findTemplate, lockedMessage, TEMPLATES } from '../../mcp/templates.js';
-import type { Deps } from '../deps.js';
+import { loadRegistryCatalog, searchRegistry, type RegistryCatalog } from '../../mcp/catalog/official-registry.js';
+import { findTemplate, lockedMessage, TEMPLATES } from '../../mcp/catalog/templates.js';
+import type { Deps } from '../../deps.js';
 
 /** The registry snapshot is read here, once, when the routes are built: a broken file stops start-up. */
 export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatalog = loadRegistryCatalog()): Route[] {
   deps.log.debug({ entries: catalog.items.length, dropped: catalog.dropped }, 'registry snapshot loaded');
   return [
     {
-      method: 'GET', path: '/api/v1/mcp/templates', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/templates',
+      auth: 'viewer',
       async handler() {
         return { status: 200, body: { templates: TEMPLATES } };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/from-template', auth: 'editor',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/from-template',
+      auth: 'editor',
       async handler(r) {
         const body = parseInput(fromTemplateBody, r.body);
         const template = findTemplate(body.template_id);
-        if (!template) throw new GatewayError('not_found', `No template with id ${JSON.stringify(body.template_id)}; GET /api/v1/mcp/templates lists them.`);
+        if (!template)
+          throw new GatewayError(
+            'not_found',
+            `No template with id ${JSON.stringify(body.template_id)}; GET /api/v1/mcp/templates lists them.`,
+          );
         throw new GatewayError('mcp_template_unavailable', lockedMessage(template));
       },
     },
     {
-      method: 'GET', path: '/api/v1/mcp/registry', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/registry',
+      auth: 'viewer',
       async handler(r) {
         const query = parseInput(registryQuery, Object.fromEntries(r.query));
         return { status: 200, body: searchRegistry(catalog, query) };

@@ -8,9 +8,10 @@ import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
 import { proxyOther, proxyPost } from '../../mcp/proxy/handler.js';
 import { OutcomeRecorder } from '../../mcp/proxy/outcomes.js';
-import { mcpEmergencyStop, parseStopBody } from '../../mcp/proxy/stop.js';
+import { mcpEmergencyStop, parseStopBody } from '../../mcp/servers/emergency-stop.js';
 import type { ProxyDeps } from '../../mcp/proxy/tool-call.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 export interface McpProxy {
   readonly routes: Route[];
@@ -23,34 +24,56 @@ export function createMcpProxy(deps: Deps): McpProxy {
   const proxy: ProxyDeps = { ...deps, outcomes };
   const routes: Route[] = [
     {
-      method: 'POST', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true, bodyMayHoldNul: true,
+      method: 'POST',
+      path: '/api/v1/mcp/proxy/:server_id',
+      auth: 'viewer',
+      governance: true,
+      writesOnlyTraces: true,
+      bodyMayHoldNul: true,
       handler: (r) => proxyPost(proxy, r),
     },
     {
-      method: 'GET', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      method: 'GET',
+      path: '/api/v1/mcp/proxy/:server_id',
+      auth: 'viewer',
+      governance: true,
+      writesOnlyTraces: true,
       handler: (r) => proxyOther(proxy, r, 'GET'),
     },
     {
-      method: 'DELETE', path: '/api/v1/mcp/proxy/:server_id', auth: 'viewer', governance: true,
+      method: 'DELETE',
+      path: '/api/v1/mcp/proxy/:server_id',
+      auth: 'viewer',
+      governance: true,
+      writesOnlyTraces: true,
       handler: (r) => proxyOther(proxy, r, 'DELETE'),
     },
     {
-      method: 'GET', path: '/api/v1/mcp/approvals', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/approvals',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { approvals: await listOpenOfKind(deps.sql, r.principal.projectId, 'mcp') } };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/approvals/:id/decide', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/approvals/:id/decide',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(approvalDecideBody, r.body);
         const approval = await getApproval(deps.sql, r.principal.projectId, r.params.id!);
         if (approval.kind !== 'mcp') throw new GatewayError('not_found', 'No MCP approval request with this id.');
-        return { status: 200, body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)) };
+        return {
+          status: 200,
+          body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)),
+        };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/emergency-stop', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/emergency-stop',
+      auth: 'admin',
       async handler(r) {
         const body = parseStopBody(r.body);
         return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, body, actorOf(r)) };

@@ -1,111 +1,171 @@
 // /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
 // pause and reject Admin) and each server's tools.
 import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
-import { activateServer, releaseTools, setVerdict } from '../../mcp/admission.js';
-import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/policies.js';
+import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/admission.js';
+import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/policies.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
-import { scanMcpServer } from '../../mcp/scan.js';
-import { deleteServer, getServerRow, listServers, pauseServer, presentServer, registerServer, rejectServer, updateServer } from '../../mcp/servers.js';
-import { listTools } from '../../mcp/tools.js';
-import { actorOf, type Deps } from '../deps.js';
+import { scanMcpServer } from '../../mcp/scan/scan-server.js';
+import {
+  deleteServer,
+  getServerRow,
+  listServers,
+  pauseServer,
+  presentServer,
+  registerServer,
+  rejectServer,
+  updateServer,
+} from '../../mcp/servers/registry.js';
+import { listTools } from '../../mcp/servers/tools.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 export function mcpServerRoutes(deps: Deps): Route[] {
   return [
     {
-      method: 'GET', path: '/api/v1/mcp/servers', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/servers',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { servers: await listServers(deps.sql, r.principal.projectId) } };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers', auth: 'editor',
+      method: 'POST',
+      path: '/api/v1/mcp/servers',
+      auth: 'editor',
       async handler(r) {
         const body = parseInput(serverRegisterBody, r.body);
         return { status: 201, body: await registerServer(deps.sql, r.principal.projectId, body, actorOf(r)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/mcp/servers/:id', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/servers/:id',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!)) };
       },
     },
     {
-      method: 'PATCH', path: '/api/v1/mcp/servers/:id', auth: 'editor',
+      method: 'PATCH',
+      path: '/api/v1/mcp/servers/:id',
+      auth: 'editor',
       async handler(r) {
         const body = parseInput(serverPatchBody, r.body);
         return { status: 200, body: await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r)) };
       },
     },
     {
-      method: 'DELETE', path: '/api/v1/mcp/servers/:id', auth: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/mcp/servers/:id',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/pause', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/pause',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/reject', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/reject',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await rejectServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/scan', auth: 'editor',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/scan',
+      auth: 'editor',
       async handler(r) {
-        const reply = await scanMcpServer({
-          sql: deps.sql, box: deps.secretBox, dispatcher: deps.upstream,
-          timeoutMs: deps.config.upstreamTimeoutMs, responseLimitBytes: deps.config.upstreamResponseLimitBytes,
-        }, r.principal.projectId, r.params.id!);
+        const reply = await scanMcpServer(
+          {
+            sql: deps.sql,
+            box: deps.secretBox,
+            dispatcher: deps.upstream,
+            timeoutMs: deps.config.upstreamTimeoutMs,
+            idleTimeoutMs: deps.config.upstreamIdleTimeoutMs,
+            scanTimeoutMs: deps.config.scanTimeoutMs,
+            responseLimitBytes: deps.config.upstreamResponseLimitBytes,
+          },
+          r.principal.projectId,
+          r.params.id!,
+        );
         return { status: 200, body: reply };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/activate', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/activate',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/tools/release', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/tools/release',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await releaseTools(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(verdictBody, r.body);
-        return { status: 200, body: await setVerdict(deps.sql, r.principal.projectId, r.params.id!, r.params.tool_id!, body.action, body.reason ?? null, actorOf(r)) };
+        return {
+          status: 200,
+          body: await setVerdict(
+            deps.sql,
+            r.principal.projectId,
+            r.params.id!,
+            r.params.tool_id!,
+            body.action,
+            body.reason ?? null,
+            actorOf(r),
+          ),
+        };
       },
     },
     {
-      method: 'GET', path: '/api/v1/mcp/policies', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/policies',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
       },
     },
     {
-      method: 'POST', path: '/api/v1/mcp/policies', auth: 'editor',
+      method: 'POST',
+      path: '/api/v1/mcp/policies',
+      auth: 'editor',
       async handler(r) {
         const body = parseInput(mcpPolicyCreateBody, r.body);
         return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };
       },
     },
     {
-      method: 'DELETE', path: '/api/v1/mcp/policies/:id', auth: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/mcp/policies/:id',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteMcpPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/mcp/servers/:id/tools', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/mcp/servers/:id/tools',
+      auth: 'viewer',
       async handler(r) {
         const server = await getServerRow(deps.sql, r.principal.projectId, r.params.id!);
         return { status: 200, body: { tools: await listTools(deps.sql, server.id) } };

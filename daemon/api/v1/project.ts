@@ -5,41 +5,59 @@ import { parseInput } from '../../http/validate.js';
 import type { Route } from '../../http/types.js';
 import { activateStop, getStop, liftStop } from '../../project/emergency-stop.js';
 import { getProject, updateProject } from '../../project/settings.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 const optionalStopBody = z.union([stopBody, z.null()]).transform((b) => b ?? {});
 
 export function projectRoutes(deps: Deps): Route[] {
   return [
     {
-      method: 'GET', path: '/api/v1/project', auth: 'viewer', operatorRecovery: true,
+      method: 'GET',
+      path: '/api/v1/project',
+      auth: 'viewer',
+      operatorRecovery: true,
       async handler(r) {
         return { status: 200, body: await getProject(deps.sql, r.principal.projectId) };
       },
     },
     {
-      method: 'PATCH', path: '/api/v1/project', auth: 'admin', operatorRecovery: true,
+      method: 'PATCH',
+      path: '/api/v1/project',
+      auth: 'admin',
+      operatorRecovery: true,
       async handler(r) {
         const patch = parseInput(projectPatchBody, r.body);
         return { status: 200, body: await updateProject(deps.sql, r.principal.projectId, patch, actorOf(r)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/project/emergency-stop', auth: 'viewer', operatorRecovery: true,
+      method: 'GET',
+      path: '/api/v1/project/emergency-stop',
+      auth: 'viewer',
+      operatorRecovery: true,
       async handler(r) {
         return { status: 200, body: await getStop(deps.sql, r.principal.projectId) };
       },
     },
     {
       // Allowed during the stop so that a second set answers 409 already_active rather than 403.
-      method: 'POST', path: '/api/v1/project/emergency-stop', auth: 'admin', allowedDuringStop: true, operatorRecovery: true,
+      method: 'POST',
+      path: '/api/v1/project/emergency-stop',
+      auth: 'admin',
+      allowedDuringStop: true,
+      operatorRecovery: true,
       async handler(r) {
         const body = parseInput(optionalStopBody, r.body);
         return { status: 200, body: await activateStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/project/emergency-stop/lift', auth: 'admin', allowedDuringStop: true, operatorRecovery: true,
+      method: 'POST',
+      path: '/api/v1/project/emergency-stop/lift',
+      auth: 'admin',
+      allowedDuringStop: true,
+      operatorRecovery: true,
       async handler(r) {
         const body = parseInput(optionalStopBody, r.body);
         return { status: 200, body: await liftStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };

@@ -8,35 +8,55 @@ import { recordTraceAction } from '../../traces/actions.js';
 import { streamExport } from '../../traces/export.js';
 import { listTraces } from '../../traces/list.js';
 import { revealTrace } from '../../traces/reveal.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 export function traceRoutes(deps: Deps): Route[] {
   return [
     {
-      method: 'GET', path: '/api/v1/export', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/export',
+      auth: 'viewer',
       async handler(r) {
         const q = parseInput(exportQuery, Object.fromEntries(r.query));
         return { stream: (res) => streamExport(deps.sql, r.principal.projectId, q, deps.config.exportRowCap, res) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/traces', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/traces',
+      auth: 'viewer',
       async handler(r) {
         const q = parseInput(traceListQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listTraces(deps.sql, r.principal.projectId, q) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/traces/:trace_id/reveal', auth: 'admin',
+      method: 'GET',
+      path: '/api/v1/traces/:trace_id/reveal',
+      auth: 'admin',
       async handler(r) {
         return { status: 200, body: await revealTrace(deps.sql, deps.secretBox, r.principal.projectId, r.params.trace_id!, actorOf(r)) };
       },
     },
     {
-      method: 'POST', path: '/api/v1/traces/:trace_id/action', auth: 'viewer', allowedDuringStop: true,
+      method: 'POST',
+      path: '/api/v1/traces/:trace_id/action',
+      auth: 'viewer',
+      allowedDuringStop: true,
       async handler(r) {
         const body = parseInput(traceActionBody, r.body);
-        return { status: 201, body: await recordTraceAction(deps.sql, r.principal.projectId, r.params.trace_id!, body.action, body.justification ?? null, actorOf(r)) };
+        return {
+          status: 201,
+          body: await recordTraceAction(
+            deps.sql,
+            r.principal.projectId,
+            r.params.trace_id!,
+            body.action,
+            body.justification ?? null,
+            actorOf(r),
+          ),
+        };
       },
     },
   ];

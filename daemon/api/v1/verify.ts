@@ -5,61 +5,81 @@ import { GatewayError } from '../../../shared/errors.js';
 import { isTraceId } from '../../traces/query.js';
 import { approvalDecideBody, fieldRolesBody, policyCreateBody, policyPatchBody } from '../../../shared/verify-policy-schemas.js';
 import { verifyRequestBody } from '../../../shared/verify-request-schema.js';
-import { approvalOfTrace, decideApproval, listOpen } from '../../approvals/store.js';
+import { approvalOfTrace, decideApproval } from '../../approvals/store.js';
+import { getApprovalView, listOpenViews } from '../../approvals/view.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
+import { databaseDegraded } from '../../db/availability.js';
 import { governanceHeaders } from '../../http/governance-headers.js';
 import { appendAdmin } from '../../ledger/append.js';
 import { adminEntry } from '../../project/admin-actions.js';
 import { runVerify } from '../../verify/pipeline.js';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../verify/policies.js';
-import { actorOf, type Deps } from '../deps.js';
+import type { Deps } from '../../deps.js';
+import { actorOf } from '../actor.js';
 
 export function verifyRoutes(deps: Deps): Route[] {
   return [
     {
-      method: 'POST', path: '/api/v1/verify', auth: 'viewer', localized: true, governance: true,
+      method: 'POST',
+      path: '/api/v1/verify',
+      auth: 'viewer',
+      localized: true,
+      governance: true,
+      writesOnlyTraces: true,
       async handler(r) {
         const body = parseInput(verifyRequestBody, r.body);
         const outcome = await runVerify(deps, r.principal.projectId, body, r.ctx.locale ?? 'en');
-        return { status: outcome.status, body: outcome.body, headers: governanceHeaders(outcome.written) };
+        return { status: outcome.status, body: outcome.body, headers: governanceHeaders(outcome.written, databaseDegraded(deps.sql)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/verify/policies', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/verify/policies',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listPolicies(deps.sql, r.principal.projectId) } };
       },
     },
     {
-      method: 'POST', path: '/api/v1/verify/policies', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/verify/policies',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(policyCreateBody, r.body);
         return { status: 201, body: await createPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
       },
     },
     {
-      method: 'GET', path: '/api/v1/verify/policies/:id', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/verify/policies/:id',
+      auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getPolicy(deps.sql, r.principal.projectId, r.params.id!) };
       },
     },
     {
-      method: 'PATCH', path: '/api/v1/verify/policies/:id', auth: 'admin',
+      method: 'PATCH',
+      path: '/api/v1/verify/policies/:id',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(policyPatchBody, r.body);
         return { status: 200, body: await updatePolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
       },
     },
     {
-      method: 'DELETE', path: '/api/v1/verify/policies/:id', auth: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/verify/policies/:id',
+      auth: 'admin',
       async handler(r) {
         const deleted = await deletePolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r));
         return { status: 200, body: { id: deleted.id, deleted: true } };
       },
     },
     {
-      method: 'GET', path: '/api/v1/verify/field-roles/:tool', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/verify/field-roles/:tool',
+      auth: 'viewer',
       async handler(r) {
         const rows = await deps.sql<{ field: string; role: string }[]>`
           select field, role from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${r.params.tool!} order by field`;
@@ -68,45 +88,83 @@ export function verifyRoutes(deps: Deps): Route[] {
       },
     },
     {
-      method: 'PUT', path: '/api/v1/verify/field-roles/:tool', auth: 'admin',
+      method: 'PUT',
+      path: '/api/v1/verify/field-roles/:tool',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(fieldRolesBody, r.body);
         const tool = r.params.tool!;
         if (tool.length > 200) throw new GatewayError('validation_error', 'Invalid request: tool: at most 200 characters');
         await deps.sql.begin(async (tx) => {
           await tx`delete from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${tool}`;
-          const rows = Object.entries(body.fields).map(([field, role]) => ({ project_id: r.principal.projectId, tool_name: tool, field, role }));
+          const rows = Object.entries(body.fields).map(([field, role]) => ({
+            project_id: r.principal.projectId,
+            tool_name: tool,
+            field,
+            role,
+          }));
           await tx`insert into verify_field_roles ${tx(rows)}`;
-          await appendAdmin(tx, r.principal.projectId, [adminEntry(actorOf(r), {
-            action: 'verify.field_roles.set', activity: 'update', targetType: 'field_roles', targetId: tool, details: { fields: body.fields },
-          })]);
+          await appendAdmin(tx, r.principal.projectId, [
+            adminEntry(actorOf(r), {
+              action: 'verify.field_roles.set',
+              activity: 'update',
+              targetType: 'field_roles',
+              targetId: tool,
+              details: { fields: body.fields },
+            }),
+          ]);
         });
         return { status: 200, body: { tool_name: tool, fields: body.fields } };
       },
     },
     {
-      method: 'GET', path: '/api/v1/approvals', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/approvals',
+      auth: 'viewer',
       async handler(r) {
-        return { status: 200, body: { approvals: await listOpen(deps.sql, r.principal.projectId) } };
+        return { status: 200, body: { approvals: await listOpenViews(deps.sql, r.principal.projectId) } };
       },
     },
     {
-      method: 'GET', path: '/api/v1/approvals/status', auth: 'viewer',
+      method: 'GET',
+      path: '/api/v1/approvals/:id',
+      auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: await getApprovalView(deps.sql, r.principal.projectId, r.params.id!) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/approvals/status',
+      auth: 'viewer',
       async handler(r) {
         const traceId = r.query.get('trace_id') ?? '';
         if (!isTraceId(traceId)) throw new GatewayError('validation_error', 'Invalid request: trace_id: a trace id (UUID) is required');
         const a = await approvalOfTrace(deps.sql, r.principal.projectId, traceId);
         return {
           status: 200,
-          body: { trace_id: traceId, approval_id: a.id, status: a.status, expires_at: a.expires_at, decided_at: a.decided_at, decided_by: a.decided_by, comment: a.comment },
+          body: {
+            trace_id: traceId,
+            approval_id: a.id,
+            status: a.status,
+            expires_at: a.expires_at,
+            decided_at: a.decided_at,
+            decided_by: a.decided_by,
+            comment: a.comment,
+          },
         };
       },
     },
     {
-      method: 'POST', path: '/api/v1/approvals/:id/decide', auth: 'admin',
+      method: 'POST',
+      path: '/api/v1/approvals/:id/decide',
+      auth: 'admin',
       async handler(r) {
         const body = parseInput(approvalDecideBody, r.body);
-        return { status: 200, body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)) };
+        return {
+          status: 200,
+          body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)),
+        };
       },
     },
   ];

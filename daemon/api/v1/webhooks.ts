@@ -6,7 +6,10 @@ import { ingestEvent, readEvent, type IngestDeps } from '../../webhooks/ingest.j
 export function webhookRoutes(deps: IngestDeps): Route[] {
   return [
     {
-      method: 'POST', path: '/api/v1/webhooks/ingest', auth: 'extension',
+      method: 'POST',
+      path: '/api/v1/webhooks/ingest',
+      auth: 'extension',
+      writesOnlyTraces: true,
       async handler(r) {
         const event = readEvent(r.body, r.req.headers['idempotency-key']);
         const { replayed, ...body } = await ingestEvent(deps, r.principal, event);

@@ -15,7 +15,12 @@ import { canonicalJson } from '../../../shared/canonical-json.js';
 export const APPROVAL_ARGUMENT = '_gateway_approval_id';
 
 export function argumentsHash(args: Readonly<Record<string, unknown>> | undefined): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson(args ?? {}), 'utf8').digest('hex');
+  return (
+    'sha256:'
+    + createHash('sha256')
+      .update(canonicalJson(args ?? {}), 'utf8')
+      .digest('hex')
+  );
 }
 
 export interface SplitArguments {

@@ -6,30 +6,51 @@
 // GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES) and checked to be JSON, then sent byte for byte; an SSE
 // answer is streamed through chunk by chunk as it arrives (progress notifications and
 // server-to-client requests reach the client at once), each event bounded by the same limit.
-// Only a tools/list answer is rewritten (list-filter.ts). When the client goes away the upstream
-// request is aborted.
+// A tools/list answer (list-filter.ts) and an answer whose content is inspected (results.ts: tools/call,
+// resources/read, prompts/get, the GET stream) are rewritten: each whole event is parsed and emitted
+// again with every field (id, retry, event, data), comment lines passed on in order, and nothing of an
+// event leaves before it is complete. When the client goes away the upstream request is aborted.
 //
-// Upstream failures: no connection, or no response headers within GATEWAY_UPSTREAM_TIMEOUT_SECONDS
-// -> -32007; a 3xx, 5xx, 401/403 (the server refused the gateway's sign-in), a 2xx that is not JSON
-// or SSE, or an answer over the size limit -> -32006. Other 4xx answers (e.g. 404 for an expired
-// session, 400 for a malformed request) are passed through as they are: the transport defines them.
+// Time (client/deadline.ts; POST and DELETE, not the long-lived GET stream): connect + response headers
+// within GATEWAY_UPSTREAM_TIMEOUT_SECONDS (a tools/call's headers within the idle deadline), then
+// no more than GATEWAY_UPSTREAM_IDLE_TIMEOUT_SECONDS without a complete SSE event or comment (a
+// JSON body whole within it), and GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS for the whole call. A
+// deadline aborts the upstream request; the client gets -32007 if nothing was sent yet, otherwise
+// the stream ends (after a -32007 event for the request, when between events and not yet answered).
+//
+// Upstream failures: no connection, or a time limit -> -32007; a 3xx, 5xx, 401/403 (the server
+// refused the gateway's sign-in), a 2xx that is not JSON or SSE, or an answer over the size limit
+// -> -32006. Other 4xx answers (e.g. 404 for an expired session, 400 for a malformed request) are
+// passed through as they are: the transport defines them.
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { McpRpcReason } from '../../../shared/errors.js';
-import { McpClientError, toClientError, type McpFailureKind } from '../errors.js';
-import { SseParser } from '../sse.js';
+import { MCP_RPC_ERRORS, type McpRpcReason } from '../../../shared/errors.js';
+import type { Config } from '../../config.js';
+import { discard, readBounded, readBoundedJson, REFUSAL_BODY_LIMIT, type Body } from '../client/bounded-read.js';
+import { headersWaitMs, UpstreamDeadline } from '../client/deadline.js';
+import { McpClientError, toClientError } from '../client/errors.js';
+import { DEADLINE_SETTINGS, type ExchangeLimits, mediaType } from '../client/http-exchange.js';
+import { formatSseEvent, SseParser, type SseEvent } from '../client/sse.js';
 import { FORWARDED_RESPONSE } from './headers.js';
-import { rpcError, type RpcId } from './rpc.js';
+import { rpcError } from './rpc.js';
+import { failureOutcome, failureReason, sendRpcError, type Seen } from './upstream-failure.js';
 
-export interface UpstreamLimits {
-  readonly dispatcher: Dispatcher;
-  readonly timeoutMs: number;
-  readonly responseLimitBytes: number;
+export type UpstreamLimits = ExchangeLimits;
+
+/** The proxy's limits on one upstream exchange, from the configuration. */
+export function upstreamLimits(config: Config, dispatcher: Dispatcher): UpstreamLimits {
+  return {
+    dispatcher,
+    timeoutMs: config.upstreamTimeoutMs,
+    idleTimeoutMs: config.upstreamIdleTimeoutMs,
+    callTimeoutMs: config.upstreamCallTimeoutMs,
+    responseLimitBytes: config.upstreamResponseLimitBytes,
+  };
 }
 
 export interface RelayResult {
   readonly upstreamStatus: number | null;
-  /** ok | rpc_error | unreachable | invalid_response | http_error | client_gone */
+  /** ok | rpc_error | unreachable | timeout | invalid_response | http_error | client_gone */
   readonly outcome: string;
   readonly rpcCode: number | null;
   readonly latencyMs: number;
@@ -42,7 +63,12 @@ export interface RelayRequest {
   readonly body?: string;
   /** The JSON-RPC id the caller waits an answer for; undefined for notifications and responses. */
   readonly rpcId: string | number | undefined;
-  /** Rewrites the answer to rpcId (tools/list filtering). */
+  /** The request's JSON-RPC method (a tools/call may take longer to answer its headers). */
+  readonly rpcMethod?: string;
+  /**
+   * Rewrites each JSON-RPC message of the answer (tools/list filtering, content inspection); DROP
+   * keeps an event from the client. With it, SSE events are parsed and emitted again one by one.
+   */
   readonly transform?: (message: unknown) => unknown;
   /** Headers the proxy adds to the answer (governance headers). */
   readonly extraHeaders: Readonly<Record<string, string>>;
@@ -56,26 +82,19 @@ export interface RelayRequest {
 
 /** A failure of the proxy's own hook (a database write), not of the upstream: rethrown as it is. */
 class HookFailure extends Error {
-  constructor(override readonly cause: unknown) { super('relay hook failed'); }
-}
-
-const REFUSAL_BODY_LIMIT = 64 * 1024;
-type Body = Dispatcher.ResponseData['body'];
-
-const UNREACHABLE_KINDS = new Set<McpFailureKind>(['unreachable', 'timeout', 'forbidden_address']);
-
-/** The JSON-RPC refusal an upstream failure amounts to. */
-export function failureReason(kind: McpFailureKind): McpRpcReason {
-  return UNREACHABLE_KINDS.has(kind) ? 'UPSTREAM_UNREACHABLE' : kind === 'auth_unsupported' || kind === 'auth_token_missing' ? 'UPSTREAM_AUTH_UNAVAILABLE' : 'UPSTREAM_INVALID_RESPONSE';
+  constructor(override readonly cause: unknown) {
+    super('relay hook failed');
+  }
 }
 
 function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-const mediaType = (h: Record<string, string | string[] | undefined>): string => (single(h['content-type']) ?? '').split(';')[0]!.trim().toLowerCase();
-
-function answerHeaders(got: Record<string, string | string[] | undefined>, extra: Readonly<Record<string, string>>): Record<string, string> {
+function answerHeaders(
+  got: Record<string, string | string[] | undefined>,
+  extra: Readonly<Record<string, string>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of FORWARDED_RESPONSE) {
     const v = single(got[name]);
@@ -84,30 +103,20 @@ function answerHeaders(got: Record<string, string | string[] | undefined>, extra
   return { ...out, ...extra };
 }
 
-async function readBounded(body: Body, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      throw new McpClientError('too_large', `an upstream answer exceeds ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function write(res: ServerResponse, chunk: string | Buffer): Promise<void> {
-  if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
-}
-
-/** Writes a JSON-RPC error as the whole answer. */
-export function sendRpcError(res: ServerResponse, id: RpcId, reason: McpRpcReason, data: Record<string, unknown>, extra: Readonly<Record<string, string>>): void {
-  const reply = rpcError(id, reason, data);
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...extra, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+/** Writes and waits for the client to take it (or to leave, or for a time limit: then the next read fails). */
+async function write(res: ServerResponse, chunk: string | Buffer, signal: AbortSignal): Promise<void> {
+  if (res.write(chunk) || signal.aborted) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+    signal.addEventListener('abort', done);
+  });
 }
 
 /** ok or rpc_error (with its code) for the JSON-RPC answer to `id` in `message`. */
@@ -117,50 +126,92 @@ function classify(message: unknown, id: string | number | undefined): { outcome:
   return error ? { outcome: 'rpc_error', rpcCode: typeof error.code === 'number' ? error.code : null } : { outcome: 'ok', rpcCode: null };
 }
 
-function sseEvent(type: string, data: string): string {
-  return `${type === 'message' ? '' : `event: ${type}\n`}${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`;
+/** An error event for the request the caller still waits on. */
+function errorEvent(req: RelayRequest, reason: McpRpcReason, detail: string): string {
+  return formatSseEvent({ type: 'message', data: JSON.stringify(rpcError(req.rpcId ?? null, reason, { detail }).body) });
 }
 
-interface Seen { outcome: string; rpcCode: number | null }
-
-async function relayJson(res: ServerResponse, req: RelayRequest, status: number, headers: Record<string, string>, body: Body, limit: number): Promise<Seen> {
-  const raw = await readBounded(body, limit);
-  let message: unknown;
-  try {
-    message = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new McpClientError('invalid_response', 'the upstream answer is not JSON');
-  }
+async function relayJson(
+  res: ServerResponse,
+  req: RelayRequest,
+  status: number,
+  headers: Record<string, string>,
+  body: Body,
+  declared: string | undefined,
+  limit: number,
+): Promise<Seen> {
+  const { raw, value: message } = await readBoundedJson(body, limit, declared);
   const seen = classify(message, req.rpcId) ?? { outcome: 'ok', rpcCode: null };
-  const out = req.transform ? Buffer.from(JSON.stringify(req.transform(message)), 'utf8') : raw;
+  const rewritten = req.transform ? req.transform(message) : DROP;
+  // DROP here (a server's request as the whole answer, which no server sends) leaves the answer as it came.
+  const out = rewritten === DROP ? raw : Buffer.from(JSON.stringify(rewritten), 'utf8');
   res.writeHead(status, { ...headers, 'content-length': out.length });
   res.end(out);
   return seen;
 }
 
-async function relaySse(res: ServerResponse, req: RelayRequest, status: number, headers: Record<string, string>, body: Body, limit: number): Promise<Seen> {
+/** What a transform returns for a message the client must not see (a server request the gateway refused). */
+export const DROP: unique symbol = Symbol('drop');
+
+/** One event as passed on: rewritten by the transform when it carries a JSON message, every other field kept; '' when dropped. */
+function rewrite(event: SseEvent, message: unknown, transform: (message: unknown) => unknown): string {
+  if (message === undefined) return formatSseEvent(event);
+  const out = transform(message);
+  return out === DROP ? '' : formatSseEvent({ ...event, data: JSON.stringify(out) });
+}
+
+async function relaySse(
+  res: ServerResponse,
+  req: RelayRequest,
+  status: number,
+  headers: Record<string, string>,
+  body: Body,
+  limit: number,
+  deadline: UpstreamDeadline | null,
+  gone: AbortSignal,
+): Promise<Seen> {
   const parser = new SseParser(limit);
   let seen: Seen = { outcome: 'invalid_response', rpcCode: null };
   res.writeHead(status, headers);
   res.flushHeaders();
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      const events = parser.push(chunk);
+      const before = parser.progress;
+      const items = req.transform ? parser.pushItems(chunk) : parser.push(chunk);
+      if (parser.progress !== before) deadline?.progress();
       const rebuilt: string[] = [];
-      for (const event of events) {
-        let message: unknown = undefined;
-        try { message = JSON.parse(event.data); } catch { /* not ours to judge: passed on as it came */ }
+      for (const event of items) {
+        if ('comment' in event) {
+          rebuilt.push(`:${event.comment}\n`); // keep-alives go on as they came, between whole events
+          continue;
+        }
+        let message: unknown;
+        if (event.data !== null)
+          try {
+            message = JSON.parse(event.data);
+          } catch {
+            /* not ours to judge: passed on as it came */
+          }
         seen = classify(message, req.rpcId) ?? seen;
-        if (req.transform) rebuilt.push(sseEvent(event.type, message === undefined ? event.data : JSON.stringify(req.transform(message))));
+        if (req.transform) rebuilt.push(rewrite(event, message, req.transform));
       }
-      if (req.transform) { if (rebuilt.length > 0) await write(res, rebuilt.join('')); } else await write(res, chunk);
+      const signal = deadline?.signal ?? gone;
+      if (req.transform) {
+        if (rebuilt.length > 0) await write(res, rebuilt.join(''), signal);
+      } else await write(res, chunk, signal);
     }
   } catch (err) {
-    if (!(err instanceof McpClientError) || err.kind !== 'too_large') throw err;
-    body.destroy();
-    const reply = rpcError(req.rpcId ?? null, 'UPSTREAM_INVALID_RESPONSE', { detail: err.message });
-    res.end(`\n\n${sseEvent('message', JSON.stringify(reply.body))}`);
-    return { outcome: 'invalid_response', rpcCode: -32006 };
+    if (err instanceof McpClientError && err.kind === 'too_large') {
+      body.destroy();
+      res.end(`\n\n${errorEvent(req, 'UPSTREAM_INVALID_RESPONSE', err.message)}`);
+      return { outcome: 'invalid_response', rpcCode: MCP_RPC_ERRORS.UPSTREAM_INVALID_RESPONSE.rpc };
+    }
+    if (gone.aborted || deadline === null || !deadline.signal.aborted) throw err;
+    // A time limit: the stream ends; the caller learns why when it still waits and nothing is half-sent.
+    const failure = toClientError(err, deadline.signal);
+    const waiting = req.rpcId !== undefined && seen.outcome === 'invalid_response' && (req.transform !== undefined || parser.atBoundary);
+    res.end(waiting ? errorEvent(req, failureReason(failure.kind), failure.message) : undefined);
+    return failureOutcome(failure.kind);
   }
   res.end();
   return seen;
@@ -169,7 +220,7 @@ async function relaySse(res: ServerResponse, req: RelayRequest, status: number, 
 async function passBounded(res: ServerResponse, status: number, headers: Record<string, string>, body: Body): Promise<void> {
   let raw: Buffer;
   try {
-    raw = await readBounded(body, REFUSAL_BODY_LIMIT);
+    raw = await readBounded(body, REFUSAL_BODY_LIMIT, undefined);
   } catch {
     raw = Buffer.alloc(0);
   }
@@ -187,67 +238,106 @@ async function answerRefusal(res: ServerResponse, req: RelayRequest, up: Upstrea
     await passBounded(res, status, headers, up.body);
     return { outcome: 'http_error', rpcCode: null };
   }
-  await up.body.dump({ limit: REFUSAL_BODY_LIMIT }).catch(() => undefined);
-  const detail = status === 401 || status === 403 ? `the upstream server refused the gateway's sign-in (HTTP ${status})` : `the upstream server answered HTTP ${status}`;
+  await discard(up.body);
+  const detail =
+    status === 401 || status === 403
+      ? `the upstream server refused the gateway's sign-in (HTTP ${status})`
+      : `the upstream server answered HTTP ${status}`;
   sendRpcError(res, req.rpcId ?? null, 'UPSTREAM_INVALID_RESPONSE', { detail, upstream_status: status }, req.extraHeaders);
-  return { outcome: 'http_error', rpcCode: -32006 };
+  return { outcome: 'http_error', rpcCode: MCP_RPC_ERRORS.UPSTREAM_INVALID_RESPONSE.rpc };
 }
 
 /** The answer to a 2xx: relayed by its media type; one that is neither JSON nor SSE is invalid. */
-async function answerSuccess(res: ServerResponse, req: RelayRequest, up: Upstream, headers: Record<string, string>, limit: number): Promise<Seen> {
+async function answerSuccess(
+  res: ServerResponse,
+  req: RelayRequest,
+  up: Upstream,
+  headers: Record<string, string>,
+  limit: number,
+  deadline: UpstreamDeadline | null,
+  gone: AbortSignal,
+): Promise<Seen> {
   const status = up.statusCode;
   const session = single(up.headers['mcp-session-id']);
   if (session !== undefined && req.onSession) await hook(req.onSession(session));
   const type = mediaType(up.headers);
-  if (type === 'text/event-stream') return relaySse(res, req, status, headers, up.body, limit);
+  if (type === 'text/event-stream') return relaySse(res, req, status, headers, up.body, limit, deadline, gone);
   if (req.method !== 'POST') {
     await passBounded(res, status, headers, up.body);
     return { outcome: 'ok', rpcCode: null };
   }
   if (req.rpcId === undefined || status === 202 || status === 204 || type === '') {
-    await up.body.dump({ limit: REFUSAL_BODY_LIMIT }).catch(() => undefined);
+    await discard(up.body);
     res.writeHead(status, headers);
     res.end();
     return { outcome: 'ok', rpcCode: null };
   }
-  if (type === 'application/json') return relayJson(res, req, status, headers, up.body, limit);
+  if (type === 'application/json') return relayJson(res, req, status, headers, up.body, single(up.headers['content-length']), limit);
   up.body.destroy();
   throw new McpClientError('invalid_response', `the upstream answer has content type "${type}", not JSON or SSE`);
 }
 
 /** Runs one of the proxy's own hooks; its failure is the proxy's, not the upstream's. */
 async function hook(p: Promise<void> | undefined): Promise<void> {
-  await p?.catch((cause: unknown) => { throw new HookFailure(cause); });
+  await p?.catch((cause: unknown) => {
+    throw new HookFailure(cause);
+  });
 }
 
 /** Sends one request upstream and the answer to `res`; never throws for upstream faults. */
 export async function relay(res: ServerResponse, req: RelayRequest, limits: UpstreamLimits): Promise<RelayResult> {
   const started = performance.now();
   const gone = new AbortController();
-  res.once('close', () => { if (!res.writableFinished) gone.abort(); });
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  // The GET stream carries whatever the server sends whenever it sends it: no idle or total limit.
+  const deadline =
+    req.method === 'GET'
+      ? null
+      : new UpstreamDeadline({ idleMs: limits.idleTimeoutMs, totalMs: limits.callTimeoutMs, ...DEADLINE_SETTINGS }, gone.signal);
+  const signal = deadline?.signal ?? gone.signal;
   let status: number | null = null;
   let seen: Seen;
   try {
     const up = await limits.dispatcher.request({
-      origin: req.url.origin, path: `${req.url.pathname}${req.url.search}`, method: req.method, headers: req.headers,
-      body: req.body, signal: gone.signal, headersTimeout: limits.timeoutMs, bodyTimeout: req.method === 'GET' ? 0 : limits.timeoutMs,
+      origin: req.url.origin,
+      path: `${req.url.pathname}${req.url.search}`,
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal,
+      headersTimeout: headersWaitMs(req.rpcMethod, limits.timeoutMs, limits.idleTimeoutMs),
+      bodyTimeout: 0, // the deadline's idle clock counts events, not bytes
     });
+    deadline?.progress();
     status = up.statusCode;
     up.body.on('error', () => undefined);
     await hook(req.onStatus?.(status));
     const headers = answerHeaders(up.headers, req.extraHeaders);
-    seen = status >= 200 && status < 300 ? await answerSuccess(res, req, up, headers, limits.responseLimitBytes) : await answerRefusal(res, req, up, headers);
+    seen =
+      status >= 200 && status < 300
+        ? await answerSuccess(res, req, up, headers, limits.responseLimitBytes, deadline, gone.signal)
+        : await answerRefusal(res, req, up, headers);
   } catch (err) {
     if (err instanceof HookFailure) throw err.cause;
-    seen = gone.signal.aborted ? { outcome: 'client_gone', rpcCode: null } : failed(res, req, toClientError(err, gone.signal), status);
+    seen = gone.signal.aborted ? { outcome: 'client_gone', rpcCode: null } : failed(res, req, toClientError(err, signal), status);
+  } finally {
+    deadline?.dispose();
   }
   return { upstreamStatus: status, ...seen, latencyMs: performance.now() - started };
 }
 
 /** An upstream failure as the JSON-RPC answer (or a cut stream, once the answer had begun). */
 function failed(res: ServerResponse, req: RelayRequest, failure: McpClientError, status: number | null): Seen {
-  const reason = failureReason(failure.kind);
   if (res.headersSent) res.destroy();
-  else sendRpcError(res, req.rpcId ?? null, reason, { detail: failure.message, ...(status !== null ? { upstream_status: status } : {}) }, req.extraHeaders);
-  return reason === 'UPSTREAM_UNREACHABLE' ? { outcome: 'unreachable', rpcCode: -32007 } : { outcome: 'invalid_response', rpcCode: -32006 };
+  else
+    sendRpcError(
+      res,
+      req.rpcId ?? null,
+      failureReason(failure.kind),
+      { detail: failure.message, ...(status !== null ? { upstream_status: status } : {}) },
+      req.extraHeaders,
+    );
+  return failureOutcome(failure.kind);
 }

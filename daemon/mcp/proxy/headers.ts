@@ -4,7 +4,7 @@
 // and the policy can never see two different calls. What goes upstream is an allow-list: never the
 // caller's Authorization (the MCP specification forbids token passthrough), cookies or gateway headers.
 import type { IncomingHttpHeaders } from 'node:http';
-import { MODERN_PROTOCOL_VERSION } from '../wire.js';
+import { MODERN_PROTOCOL_VERSION } from '../client/protocol.js';
 import type { RpcMessage } from './rpc.js';
 
 // The params field Mcp-Name mirrors, per method (2026-07-28, Standard Request Headers).
@@ -32,7 +32,8 @@ export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): 
   const modern = header(headers, 'mcp-protocol-version') === MODERN_PROTOCOL_VERSION;
   const method = header(headers, 'mcp-method');
   if (method === undefined && modern) return 'Mcp-Method header missing';
-  if (method !== undefined && method !== msg.method) return `Mcp-Method header ${JSON.stringify(method)} does not match the body's method ${JSON.stringify(msg.method)}`;
+  if (method !== undefined && method !== msg.method)
+    return `Mcp-Method header ${JSON.stringify(method)} does not match the body's method ${JSON.stringify(msg.method)}`;
   const field = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method]! : null;
   const name = header(headers, 'mcp-name');
   if (field === null) return name === undefined ? null : `Mcp-Name header sent for method ${msg.method}, which names nothing`;
@@ -47,7 +48,11 @@ export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): 
  * A POST always accepts both answer forms (the proxy relays either), whatever the caller's Accept
  * said; a GET asks for the event stream.
  */
-export function upstreamHeaders(incoming: IncomingHttpHeaders, signIn: Readonly<Record<string, string>>, method: 'POST' | 'GET' | 'DELETE'): Record<string, string> {
+export function upstreamHeaders(
+  incoming: IncomingHttpHeaders,
+  signIn: Readonly<Record<string, string>>,
+  method: 'POST' | 'GET' | 'DELETE',
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, raw] of Object.entries(incoming)) {
     if (raw === undefined) continue;

@@ -1,27 +1,41 @@
-// What a caller sees of a server's tools through the proxy: `tools/list` is forwarded without rule
-// evaluation, but its answer keeps only the tools this caller could call. A listed tool stays when
-//   - the gateway knows it (a scan recorded it) and an Admin admitted it,
-//   - its surface as listed now has the admitted fingerprint (a tool changed since admission, even
-//     one changed after the last scan, is hidden), and
-//   - its effective rule for this caller (server-wide rules, the agent's rules and capability
-//     model) is not DENY.
-// A tool held for approval (REQUIRE_APPROVAL, or no rule) is listed: it can be called once approved.
-// A caller whose agent may not act sees no tools. Entries are passed on unmodified; pagination
-// (nextCursor) is untouched, so a page may come back shorter than the server sent it.
+// What a caller sees of a server's tools through the proxy. `tools/list` is forwarded without rule
+// evaluation (SPEC, MCP proxy); the project setting `mcp_tools_list` says what its answer keeps:
+//   admitted  (default) a listed tool stays when the gateway knows it (a scan recorded it and the
+//             last scan still lists it), an Admin admitted it, and its surface as listed now has the
+//             admitted fingerprint. A tool never admitted or changed since admission, even changed
+//             after the last scan, is hidden: a changed description is how a poisoned tool reaches
+//             the model, and no rule is involved in that. Its rule does not matter.
+//   callable  also hides what this caller may never call: its effective rule (server-wide rules,
+//             the agent's rules and capability model) is DENY. A tool held for approval
+//             (REQUIRE_APPROVAL, or no rule) is listed: it can be called once approved.
+//   upstream  the upstream's answer untouched: no view is loaded and nothing is rewritten (load.ts).
+// The gates that are not rules run before any of this (handler.ts): an agent that may not act is
+// refused (-32003) rather than listed to. Entries are passed on unmodified; pagination (nextCursor)
+// is untouched, so a page may come back shorter than the server sent it.
+import type { Rule } from '../../../shared/agent-schemas.js';
 import type { CapabilityModel } from '../../agents/capability.js';
-import { McpClientError } from '../errors.js';
-import { effectiveRule } from '../rules.js';
-import { parseTool, toolFingerprint } from '../tool-surface.js';
-import type { ListTool } from './load.js';
+import { McpClientError } from '../client/errors.js';
+import { effectiveRule } from '../rules/effective-rule.js';
+import { parseTool, toolFingerprint } from '../client/tool-surface.js';
+
+/** A tool of the server as the gateway recorded it, with its rules for this caller. */
+export interface ListTool {
+  readonly approvedHash: string | null;
+  readonly present: boolean;
+  readonly riskLevel: string | null;
+  readonly action: string | null;
+  readonly serverWide: Rule[];
+  readonly agentRules: Rule[];
+}
 
 export interface ListView {
-  /** False when the agent gate refuses the caller: nothing is callable. */
-  readonly callerMayAct: boolean;
+  /** The project's mcp_tools_list, where it filters at all (`upstream` has no view). */
+  readonly mode: 'admitted' | 'callable';
   readonly tools: ReadonlyMap<string, ListTool>;
   readonly capability: CapabilityModel | null;
 }
 
-function callable(raw: unknown, index: number, view: ListView): boolean {
+function listed(raw: unknown, index: number, view: ListView): boolean {
   let fingerprint: string;
   let name: string;
   try {
@@ -33,7 +47,8 @@ function callable(raw: unknown, index: number, view: ListView): boolean {
     throw err;
   }
   const known = view.tools.get(name);
-  if (!known || !known.present || known.approvedHash === null || known.approvedHash !== fingerprint) return false;
+  if (!known?.present || known.approvedHash === null || known.approvedHash !== fingerprint) return false;
+  if (view.mode === 'admitted') return true;
   const rule = effectiveRule({
     serverWide: known.serverWide,
     agentRules: known.agentRules,
@@ -42,10 +57,10 @@ function callable(raw: unknown, index: number, view: ListView): boolean {
   return rule.rule !== 'DENY';
 }
 
-/** The tools/list result with only the callable tools; other result fields as they came. */
+/** The tools/list result with only the tools the mode lists; other result fields as they came. */
 export function filterToolsResult(result: Record<string, unknown>, view: ListView): Record<string, unknown> {
   const tools = Array.isArray(result.tools) ? result.tools : [];
-  return { ...result, tools: view.callerMayAct ? tools.filter((raw, i) => callable(raw, i, view)) : [] };
+  return { ...result, tools: tools.filter((raw, i) => listed(raw, i, view)) };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,19 +1,23 @@
 // The proxy's reads: everything the stages look at, loaded before the pipeline runs so that the
-// stages themselves stay pure. Server, agent, tool and rules come through the state cache
-// (daemon/state-cache/, the database when it is cold or its listener is down); the approval a
-// caller presents and the agent's open approvals are always read from the database, and the
-// latter only when a call is about to be held (pendingCountFor).
+// stages themselves stay pure. Server, agent, tool, rules and the project's tools/list mode come
+// through the state cache (daemon/state-cache/, the database when it is cold or its listener is
+// down); the approval a caller presents and the agent's open approvals are always read from the
+// database, and the latter only when a call is about to be held (pendingCountFor).
 import type { Rule } from '../../../shared/agent-schemas.js';
 import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
+import { MCP_TOOLS_LIST_MODES, type McpToolsListMode } from '../../../shared/schemas.js';
 import type { AgentStatus } from '../../agents/lifecycle.js';
 import { findApproval, openCountForAgent, type Approval } from '../../approvals/store.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql } from '../../db/connect.js';
-import type { UpstreamAuth } from '../auth.js';
-import { upstreamAuth } from '../scan.js';
-import { getServerRow, type ServerRow } from '../servers.js';
+import type { UpstreamAuth } from '../client/upstream-auth.js';
+import { getServerRow, upstreamAuth, type ServerRow } from '../servers/registry.js';
 import { stateCacheOf, type Kind } from '../../state-cache/cache.js';
+import { readOrRecall } from '../../state-cache/last-known.js';
+import type { ListTool, ListView } from './list-filter.js';
 import type { CallAgent, CallContext, CallServer, CallTool } from './stages/types.js';
+import { listContentPolicies } from '../content/policies.js';
+import { loadedContentPolicy, type LoadedContentPolicy } from '../content/effective.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -37,9 +41,11 @@ export function loadServer(sql: Sql, projectId: string, serverId: string): Promi
   return cached(sql, projectId, 'server', serverId, () => getServerRow(sql, projectId, serverId));
 }
 
+/** Through the state cache; while the database is unreachable, the value last read (last-known.ts) or 503. */
 function cached<T>(sql: Sql, projectId: string, kind: Kind, key: string, load: () => Promise<T>): Promise<T> {
   const cache = stateCacheOf(sql);
-  return cache ? cache.read(projectId, kind, key, load) : load();
+  const read = () => readOrRecall(sql, `proxy\u0000${projectId}\u0000${kind}\u0000${key}`, load);
+  return cache ? cache.read(projectId, kind, key, read) : read();
 }
 
 /** The server's sign-in, decrypted; null when this daemon cannot open it (the sign-in stage refuses). */
@@ -59,13 +65,21 @@ export interface CallInput {
   readonly auth: UpstreamAuth | null;
   readonly toolName: string;
   readonly argumentsHash: string;
+  readonly arguments: Record<string, unknown> | undefined;
   readonly approvalId: string | null;
   readonly maxPendingPerAgent: number;
+  readonly detectorBudgetMs: number;
 }
 
 interface ToolRow {
-  id: string; name: string; present: boolean; approved_hash: string | null; current_fingerprint: string;
-  risk_level: string | null; action: string | null; findings: { code?: unknown }[] | null;
+  id: string;
+  name: string;
+  present: boolean;
+  approved_hash: string | null;
+  current_fingerprint: string;
+  risk_level: string | null;
+  action: string | null;
+  findings: { code?: unknown }[] | null;
 }
 
 function loadTool(sql: Sql, projectId: string, serverId: string, name: string): Promise<CallTool | null> {
@@ -78,14 +92,22 @@ async function selectTool(sql: Sql, serverId: string, name: string): Promise<Cal
     from mcp_tools where server_id = ${serverId} and name = ${name}`;
   if (!t) return null;
   return {
-    id: t.id, name: t.name, present: t.present, approvedHash: t.approved_hash, currentFingerprint: t.current_fingerprint,
-    riskLevel: t.risk_level, action: t.action,
+    id: t.id,
+    name: t.name,
+    present: t.present,
+    approvedHash: t.approved_hash,
+    currentFingerprint: t.current_fingerprint,
+    riskLevel: t.risk_level,
+    action: t.action,
     findings: (t.findings ?? []).map((f) => f.code).filter((c): c is string => typeof c === 'string'),
   };
 }
 
 /** Rules of a tool: server-wide ones, and the agent's (for this tool or for all tools). */
-interface ToolRules { readonly serverWide: Rule[]; readonly agentRules: Rule[] }
+interface ToolRules {
+  readonly serverWide: Rule[];
+  readonly agentRules: Rule[];
+}
 
 function loadRules(sql: Sql, projectId: string, toolId: string, agentId: string | null): Promise<ToolRules> {
   return cached(sql, projectId, 'rules', `${toolId}\u0000${agentId ?? ''}`, () => selectRules(sql, projectId, toolId, agentId));
@@ -97,7 +119,10 @@ async function selectRules(sql: Sql, projectId: string, toolId: string, agentId:
     where project_id = ${projectId}
       and ((mcp_tool_id = ${toolId} and agent_id is null)
         or (${agentId}::text is not null and agent_id = ${agentId} and (mcp_tool_id = ${toolId} or mcp_tool_id is null)))`;
-  return { serverWide: rows.filter((r) => r.agent_id === null).map((r) => r.action), agentRules: rows.filter((r) => r.agent_id !== null).map((r) => r.action) };
+  return {
+    serverWide: rows.filter((r) => r.agent_id === null).map((r) => r.action),
+    agentRules: rows.filter((r) => r.agent_id !== null).map((r) => r.action),
+  };
 }
 
 /**
@@ -107,15 +132,34 @@ async function selectRules(sql: Sql, projectId: string, toolId: string, agentId:
 export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
   const tool = await loadTool(sql, projectId, input.server.id, input.toolName);
   const agentId = input.agent?.id ?? null;
-  const [rules, approval] = await Promise.all([
+  const [rules, approval, contentPolicies] = await Promise.all([
     tool ? loadRules(sql, projectId, tool.id, agentId) : Promise.resolve({ serverWide: [], agentRules: [] }),
     input.approvalId !== null ? findApproval(sql, projectId, input.approvalId) : Promise.resolve<Approval | null>(null),
+    loadContentPolicies(sql, projectId),
   ]);
   return {
-    now: new Date(), agent: input.agent, server: callServer(input.server), auth: input.auth, toolName: input.toolName, tool,
-    serverWide: rules.serverWide, agentRules: rules.agentRules, argumentsHash: input.argumentsHash,
-    approvalId: input.approvalId, approval, pendingForAgent: 0, maxPendingPerAgent: input.maxPendingPerAgent,
+    now: new Date(),
+    agent: input.agent,
+    server: callServer(input.server),
+    auth: input.auth,
+    toolName: input.toolName,
+    tool,
+    serverWide: rules.serverWide,
+    agentRules: rules.agentRules,
+    argumentsHash: input.argumentsHash,
+    arguments: input.arguments,
+    contentPolicies,
+    detectorBudgetMs: input.detectorBudgetMs,
+    approvalId: input.approvalId,
+    approval,
+    pendingForAgent: 0,
+    maxPendingPerAgent: input.maxPendingPerAgent,
   };
+}
+
+/** The project's content policies, configurations parsed (one read for every server and tool). */
+export function loadContentPolicies(sql: Sql, projectId: string): Promise<LoadedContentPolicy[]> {
+  return cached(sql, projectId, 'content', 'all', async () => (await listContentPolicies(sql, projectId)).map(loadedContentPolicy));
 }
 
 /** The context with the agent's open approvals counted, for a call about to be held for a new one. */
@@ -127,35 +171,72 @@ export async function pendingCountFor(sql: Sql, projectId: string, ctx: CallCont
 /** The context of any other method: only the gates (agent, server, sign-in) read it. */
 export function gateContext(server: ServerRow, agent: CallAgent | null, auth: UpstreamAuth | null): CallContext {
   return {
-    now: new Date(), agent, server: callServer(server), auth, toolName: '', tool: null, serverWide: [], agentRules: [],
-    argumentsHash: '', approvalId: null, approval: null, pendingForAgent: 0, maxPendingPerAgent: 0,
+    now: new Date(),
+    agent,
+    server: callServer(server),
+    auth,
+    toolName: '',
+    tool: null,
+    serverWide: [],
+    agentRules: [],
+    argumentsHash: '',
+    arguments: undefined,
+    contentPolicies: [],
+    detectorBudgetMs: 0,
+    approvalId: null,
+    approval: null,
+    pendingForAgent: 0,
+    maxPendingPerAgent: 0,
   };
 }
 
-export interface ListTool {
-  readonly approvedHash: string | null;
-  readonly present: boolean;
-  readonly riskLevel: string | null;
-  readonly action: string | null;
-  readonly serverWide: Rule[];
-  readonly agentRules: Rule[];
+/**
+ * What the tools/list filter needs for this caller (list-filter.ts): the project's mode and, unless
+ * it is `upstream` (null: the answer goes through untouched), every tool of the server with its rules.
+ */
+export async function loadToolsListView(sql: Sql, projectId: string, serverId: string, agent: CallAgent | null): Promise<ListView | null> {
+  const mode = await cached(sql, projectId, 'project', 'mcp_tools_list', () => selectToolsListMode(sql, projectId));
+  if (mode === 'upstream') return null;
+  const tools = await cached(sql, projectId, 'list', `${serverId}\u0000${agent?.id ?? ''}`, () =>
+    selectListView(sql, projectId, serverId, agent?.id ?? null),
+  );
+  return { mode, tools, capability: agent?.capability ?? null };
 }
 
-/** What the tools/list filter needs: every tool of the server with its rules for this caller. */
-export function loadListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
-  return cached(sql, projectId, 'list', `${serverId}\u0000${agentId ?? ''}`, () => selectListView(sql, projectId, serverId, agentId));
+async function selectToolsListMode(sql: Sql, projectId: string): Promise<McpToolsListMode> {
+  const [row] = await sql<{ mcp_tools_list: McpToolsListMode }[]>`select mcp_tools_list from projects where id = ${projectId}`;
+  return row?.mcp_tools_list ?? MCP_TOOLS_LIST_MODES[0];
 }
 
 async function selectListView(sql: Sql, projectId: string, serverId: string, agentId: string | null): Promise<Map<string, ListTool>> {
-  const rows = await sql<{ name: string; approved_hash: string | null; present: boolean; risk_level: string | null; action: string | null; server_wide: Rule[] | null; agent_rules: Rule[] | null }[]>`
+  const rows = await sql<
+    {
+      name: string;
+      approved_hash: string | null;
+      present: boolean;
+      risk_level: string | null;
+      action: string | null;
+      server_wide: Rule[] | null;
+      agent_rules: Rule[] | null;
+    }[]
+  >`
     select t.name, t.approved_hash, t.present, t.risk_level, t.action,
       (select array_agg(p.action) from mcp_policies p where p.mcp_tool_id = t.id and p.agent_id is null) as server_wide,
       (select array_agg(p.action) from mcp_policies p
         where ${agentId}::text is not null and p.project_id = ${projectId} and p.agent_id = ${agentId}
           and (p.mcp_tool_id = t.id or p.mcp_tool_id is null)) as agent_rules
     from mcp_tools t where t.server_id = ${serverId}`;
-  return new Map(rows.map((r) => [r.name, {
-    approvedHash: r.approved_hash, present: r.present, riskLevel: r.risk_level, action: r.action,
-    serverWide: r.server_wide ?? [], agentRules: r.agent_rules ?? [],
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.name,
+      {
+        approvedHash: r.approved_hash,
+        present: r.present,
+        riskLevel: r.risk_level,
+        action: r.action,
+        serverWide: r.server_wide ?? [],
+        agentRules: r.agent_rules ?? [],
+      },
+    ]),
+  );
 }

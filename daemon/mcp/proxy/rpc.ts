@@ -6,7 +6,12 @@ import { MCP_RPC_ERRORS, type McpRpcReason } from '../../../shared/errors.js';
 export type RpcId = string | number | null;
 
 export type RpcMessage =
-  | { readonly kind: 'request'; readonly id: string | number; readonly method: string; readonly params: Record<string, unknown> | undefined }
+  | {
+      readonly kind: 'request';
+      readonly id: string | number;
+      readonly method: string;
+      readonly params: Record<string, unknown> | undefined;
+    }
   | { readonly kind: 'notification'; readonly method: string; readonly params: Record<string, unknown> | undefined }
   /** A client's answer to a server-to-client request (sampling, elicitation, roots). */
   | { readonly kind: 'response'; readonly id: RpcId };
@@ -18,7 +23,8 @@ export function parseMessage(body: unknown): RpcMessage | { invalid: string } {
   if (Array.isArray(body)) return { invalid: 'JSON-RPC batches are not accepted; send one message per request' };
   if (!isObject(body) || body.jsonrpc !== '2.0') return { invalid: 'the body is not a JSON-RPC 2.0 message' };
   const { id, method, params } = body;
-  if (id !== undefined && id !== null && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return { invalid: 'id must be a string or a number' };
+  if (id !== undefined && id !== null && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    return { invalid: 'id must be a string or a number' };
   if (method === undefined) {
     if (!('result' in body) && !('error' in body)) return { invalid: 'a message without a method must be a response' };
     return { kind: 'response', id: (id ?? null) as RpcId };
@@ -39,5 +45,8 @@ export interface RpcErrorReply {
 /** The error object for `reason`; `data` adds fields beside `reason` (approval_id, trace_id, ...). */
 export function rpcError(id: RpcId, reason: McpRpcReason, data: Record<string, unknown> = {}, message?: string): RpcErrorReply {
   const spec = MCP_RPC_ERRORS[reason];
-  return { status: spec.status, body: { jsonrpc: '2.0', id, error: { code: spec.rpc, message: message ?? spec.message, data: { reason, ...data } } } };
+  return {
+    status: spec.status,
+    body: { jsonrpc: '2.0', id, error: { code: spec.rpc, message: message ?? spec.message, data: { reason, ...data } } },
+  };
 }

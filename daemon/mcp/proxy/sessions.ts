@@ -8,11 +8,15 @@
 // ended by any daemon reaches the others with its notification.
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/connect.js';
+import { assertDatabaseUp } from '../../db/availability.js';
 import { stateCacheOf } from '../../state-cache/cache.js';
+import { readOrRecall } from '../../state-cache/last-known.js';
 
 const hashOf = (sessionId: string): string => 'sha256:' + createHash('sha256').update(sessionId, 'utf8').digest('hex');
 
 export async function bindSession(sql: Sql, projectId: string, serverId: string, sessionId: string, credentialId: string): Promise<void> {
+  // A session that cannot be bound could not be used afterwards: while the database is down, initialize is refused (503).
+  assertDatabaseUp(sql);
   await sql`
     insert into mcp_proxy_sessions (project_id, server_id, session_hash, credential_id)
     values (${projectId}, ${serverId}, ${hashOf(sessionId)}, ${credentialId})
@@ -21,9 +25,16 @@ export async function bindSession(sql: Sql, projectId: string, serverId: string,
 }
 
 /** True when `sessionId` on this server (of this project) was opened by `credentialId`. */
-export async function sessionBoundTo(sql: Sql, projectId: string, serverId: string, sessionId: string, credentialId: string): Promise<boolean> {
+export async function sessionBoundTo(
+  sql: Sql,
+  projectId: string,
+  serverId: string,
+  sessionId: string,
+  credentialId: string,
+): Promise<boolean> {
   const hash = hashOf(sessionId);
-  const load = () => boundCredential(sql, projectId, serverId, hash);
+  // While the database is unreachable a binding read recently still holds (last-known.ts).
+  const load = () => readOrRecall(sql, `session\u0000${serverId}\u0000${hash}`, () => boundCredential(sql, projectId, serverId, hash));
   const cache = stateCacheOf(sql);
   return (await (cache ? cache.read(projectId, 'session', `${serverId}\u0000${hash}`, load) : load())) === credentialId;
 }

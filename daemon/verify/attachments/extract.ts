@@ -11,14 +11,14 @@ export type ExtractLimits = DocumentLimits;
 
 export type ExtractResult =
   | {
-    ok: true;
-    mime: string;
-    category: AttachmentCategory;
-    inspected: boolean;
-    text: string | null;
-    truncated: boolean;
-    note?: string;
-  }
+      ok: true;
+      mime: string;
+      category: AttachmentCategory;
+      inspected: boolean;
+      text: string | null;
+      truncated: boolean;
+      note?: string;
+    }
   | { ok: false; reason: 'too_large' | 'undecodable'; detail: string };
 
 const HTML_NOTE = 'html: visible text only; markup, comments, script and style not scanned';
@@ -48,7 +48,9 @@ export async function extractBytes(bytes: Uint8Array, declaredType: string | nul
     if (!doc.ok) return doc;
     got = plan.route === 'pdf' && doc.text.trim() === '' ? { text: '', truncated: false, note: NO_TEXT_LAYER } : doc;
   }
-  const cut = got.truncated ? `truncated: text cut at ${got.text.length} characters (extraction limit); the rest is not scanned` : undefined;
+  const cut = got.truncated
+    ? `truncated: text cut at ${got.text.length} characters (extraction limit); the rest is not scanned`
+    : undefined;
   const note = joinNotes(got.note, cut);
   return { ok: true, ...facts, inspected: true, text: got.text, truncated: got.truncated, ...(note === undefined ? {} : { note }) };
 }

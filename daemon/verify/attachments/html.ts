@@ -5,8 +5,36 @@
 import { clip } from './text.js';
 
 const INLINE = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
 ]);
 const CLOSERS: Readonly<Record<string, RegExp>> = {
   script: /<\/script[\s/>]/gi,
@@ -14,14 +42,69 @@ const CLOSERS: Readonly<Record<string, RegExp>> = {
 };
 
 const NAMED: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', commat: '@', period: '.', lowbar: '_',
-  hyphen: '-', dash: '\u2010', colon: ':', semi: ';', comma: ',', sol: '/', bsol: '\\', plus: '+', equals: '=',
-  num: '#', dollar: '$', percnt: '%', excl: '!', quest: '?', lpar: '(', rpar: ')', lsqb: '[', rsqb: ']',
-  lcub: '{', rcub: '}', verbar: '|', ast: '*', tilde: '~', grave: '`', copy: '\u00a9', reg: '\u00ae',
-  trade: '\u2122', hellip: '\u2026', mdash: '\u2014', ndash: '\u2013', lsquo: '\u2018', rsquo: '\u2019',
-  ldquo: '\u201c', rdquo: '\u201d', bull: '\u2022', middot: '\u00b7', euro: '\u20ac', pound: '\u00a3',
-  yen: '\u00a5', cent: '\u00a2', sect: '\u00a7', deg: '\u00b0', times: '\u00d7', divide: '\u00f7',
-  laquo: '\u00ab', raquo: '\u00bb', shy: '', zwj: '', zwnj: '', lrm: '', rlm: '', ensp: ' ', emsp: ' ', thinsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  commat: '@',
+  period: '.',
+  lowbar: '_',
+  hyphen: '-',
+  dash: '\u2010',
+  colon: ':',
+  semi: ';',
+  comma: ',',
+  sol: '/',
+  bsol: '\\',
+  plus: '+',
+  equals: '=',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  excl: '!',
+  quest: '?',
+  lpar: '(',
+  rpar: ')',
+  lsqb: '[',
+  rsqb: ']',
+  lcub: '{',
+  rcub: '}',
+  verbar: '|',
+  ast: '*',
+  tilde: '~',
+  grave: '`',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  hellip: '\u2026',
+  mdash: '\u2014',
+  ndash: '\u2013',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  bull: '\u2022',
+  middot: '\u00b7',
+  euro: '\u20ac',
+  pound: '\u00a3',
+  yen: '\u00a5',
+  cent: '\u00a2',
+  sect: '\u00a7',
+  deg: '\u00b0',
+  times: '\u00d7',
+  divide: '\u00f7',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
+  shy: '',
+  zwj: '',
+  zwnj: '',
+  lrm: '',
+  rlm: '',
+  ensp: ' ',
+  emsp: ' ',
+  thinsp: ' ',
 };
 // Numeric references without the semicolon are honoured because browsers honour them.
 const ENTITY = /&(?:#(\d{1,8});?|#[xX]([0-9a-fA-F]{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/g;
@@ -58,7 +141,10 @@ function isNameChar(c: number, first: boolean): boolean {
   return first ? letter : letter || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x3a;
 }
 
-interface Step { next: number; emit: string }
+interface Step {
+  next: number;
+  emit: string;
+}
 
 /** What the markup starting at `lt` (a `<`) contributes, and where text resumes. */
 function markup(html: string, lt: number): Step {
@@ -67,7 +153,8 @@ function markup(html: string, lt: number): Step {
     return { next: end === -1 ? html.length : end + 3, emit: '' };
   }
   const second = html.charCodeAt(lt + 1);
-  if (second === 0x21 || second === 0x3f) { // <! and <?
+  if (second === 0x21 || second === 0x3f) {
+    // <! and <?
     const end = html.indexOf('>', lt);
     return { next: end === -1 ? html.length : end + 1, emit: '' };
   }

@@ -100,7 +100,11 @@ function isHtml(head: string, declared: string): boolean {
 }
 
 function isCsv(text: string): boolean {
-  const lines = text.slice(0, SNIFF_WINDOW).split(/\r?\n/).slice(0, 20).filter((l) => l.length > 0);
+  const lines = text
+    .slice(0, SNIFF_WINDOW)
+    .split(/\r?\n/)
+    .slice(0, 20)
+    .filter((l) => l.length > 0);
   if (text.length > SNIFF_WINDOW && lines.length > 1) lines.pop(); // the window may cut the last line
   if (lines.length < 2) return false;
   return [',', ';', '\t'].some((sep) => {

@@ -7,10 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ExtractJob, ExtractReply } from './worker-protocol.js';
 import { READY } from './worker-protocol.js';
 
-export type JobOutcome =
-  | { kind: 'done'; reply: ExtractReply }
-  | { kind: 'timeout' }
-  | { kind: 'crashed'; outOfMemory: boolean };
+export type JobOutcome = { kind: 'done'; reply: ExtractReply } | { kind: 'timeout' } | { kind: 'crashed'; outOfMemory: boolean };
 
 const WORKER_URL = new URL('./extract-worker.js', import.meta.url);
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -19,7 +16,10 @@ const STARTUP_TIMEOUT_MS = 30_000;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
 
 type JobInput = Omit<ExtractJob, 'id'>;
-interface Waiter { resolve(w: Worker): void; reject(err: Error): void }
+interface Waiter {
+  resolve(w: Worker): void;
+  reject(err: Error): void;
+}
 
 export class ExtractorPool {
   readonly #size: number;

@@ -16,7 +16,10 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 const MAX32 = 0xffffffff;
 
-interface Directory { offset: number; entries: number }
+interface Directory {
+  offset: number;
+  entries: number;
+}
 
 function findDirectory(zip: Buffer): Directory | null {
   const floor = Math.max(0, zip.length - 22 - 0xffff);
@@ -34,7 +37,13 @@ function findDirectory(zip: Buffer): Directory | null {
   return null;
 }
 
-interface Member { method: number; flags: number; compressed: number; local: number; next: number }
+interface Member {
+  method: number;
+  flags: number;
+  compressed: number;
+  local: number;
+  next: number;
+}
 
 // Sizes and offsets that do not fit 32 bits live in the ZIP64 extra field (id 1), in this order.
 function readMember(zip: Buffer, p: number): Member {
@@ -51,8 +60,14 @@ function readMember(zip: Buffer, p: number): Member {
     const size = zip.readUInt16LE(e + 2);
     if (id === 1) {
       let f = e + 4;
-      if (uncompressed === MAX32) { uncompressed = Number(zip.readBigUInt64LE(f)); f += 8; }
-      if (compressed === MAX32) { compressed = Number(zip.readBigUInt64LE(f)); f += 8; }
+      if (uncompressed === MAX32) {
+        uncompressed = Number(zip.readBigUInt64LE(f));
+        f += 8;
+      }
+      if (compressed === MAX32) {
+        compressed = Number(zip.readBigUInt64LE(f));
+        f += 8;
+      }
       if (local === MAX32) local = Number(zip.readBigUInt64LE(f));
     }
     e += 4 + size;

@@ -1,7 +1,7 @@
 // The detectors a prompt policy can name, by name.
 import { injectionDetector } from './injection.js';
 import { keywordsDetector, regexDetector } from './keywords.js';
-import { piiDetector } from './pii.js';
+import { piiDetector } from './pii/index.js';
 import { secretsDetector } from './secrets.js';
 import type { Detector } from './types.js';
 

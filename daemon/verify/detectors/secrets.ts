@@ -3,13 +3,19 @@
 // entropy floor on the secret, a digit for generic rules, allow-lists, stop-words.
 import type { RE2 } from 're2-wasm';
 import { z } from 'zod';
-import { guardRe2, lowerSameLength, onRe2Exhausted, re2Heap, re2Matches, releaseRe2, wellFormed, WordAutomaton } from './keywords.js';
-import type { Re2Match } from './keywords.js';
+import { guardRe2, onRe2Exhausted, re2Heap, releaseRe2 } from './re2-heap.js';
+import { re2Matches, wellFormed, type Re2Match } from './re2-match.js';
+import { lowerSameLength } from './word-automaton.js';
+import { KeywordHits, windows } from './secret-windows.js';
 import { DROPPED_RULES, GLOBAL_ALLOW, sampleOf, SECRET_RULES } from './secret-rules.js';
 import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rules.js';
 import type { Detector, Finding } from './types.js';
 
-interface CompiledAllow { readonly target: AllowTarget; readonly regex: RE2 | null; readonly stopwords: readonly string[] }
+interface CompiledAllow {
+  readonly target: AllowTarget;
+  readonly regex: RE2 | null;
+  readonly stopwords: readonly string[];
+}
 interface CompiledRule {
   readonly rule: SecretRule;
   /** Finds matches, without submatches. */
@@ -49,8 +55,11 @@ function capturing(source: string): boolean {
     const c = source[i];
     if (c === '\\') i++;
     else if (inClass) inClass = c !== ']';
-    else if (c === '[') { inClass = true; if (source[i + 1] === '^') i++; if (source[i + 1] === ']') i++; }
-    else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
+    else if (c === '[') {
+      inClass = true;
+      if (source[i + 1] === '^') i++;
+      if (source[i + 1] === ']') i++;
+    } else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
   }
   return false;
 }
@@ -66,7 +75,12 @@ function releaseAllow(a: CompiledAllow): void {
 }
 
 onRe2Exhausted(() => {
-  for (const c of COMPILED) if (c !== null && c !== undefined) { releaseRe2(c.re); if (c.tail !== null) releaseRe2(c.tail); c.allow.forEach(releaseAllow); }
+  for (const c of COMPILED)
+    if (c !== null && c !== undefined) {
+      releaseRe2(c.re);
+      if (c.tail !== null) releaseRe2(c.tail);
+      c.allow.forEach(releaseAllow);
+    }
   if (GLOBAL !== undefined) releaseAllow(GLOBAL);
   COMPILED = new Array(SECRET_RULES.length);
   GLOBAL = undefined;
@@ -94,7 +108,10 @@ function compiledRule(i: number): CompiledRule | null {
   return c;
 }
 
-export interface SecretRulesReport { readonly compiled: number; readonly dropped: ReadonlyArray<{ id: string; why: string }> }
+export interface SecretRulesReport {
+  readonly compiled: number;
+  readonly dropped: ReadonlyArray<{ id: string; why: string }>;
+}
 
 function report(): SecretRulesReport {
   return { compiled: COMPILED.filter((c) => c !== undefined && c !== null).length, dropped: [...DROPPED] };
@@ -129,75 +146,23 @@ export async function warmSecretRules(signal?: AbortSignal): Promise<SecretRules
 
 const KNOWN_IDS = new Set(SECRET_RULES.map((r) => r.id));
 
-const SecretsConfigSchema = z.object({
-  /** Rule ids (gitleaks' where they come from gitleaks) not to run. */
-  disabled_rules: z.array(z.string()).max(500).default([])
-    .refine((ids) => ids.every((id) => KNOWN_IDS.has(id)), { message: 'disabled_rules: unknown rule id' }),
-  /** Exact values never reported, e.g. a project's published test key. */
-  allow_values: z.array(z.string().min(1).max(4096)).max(1000).default([]),
-}).strict();
+const SecretsConfigSchema = z
+  .object({
+    /** Rule ids (gitleaks' where they come from gitleaks) not to run. */
+    disabled_rules: z
+      .array(z.string())
+      .max(500)
+      .default([])
+      .refine((ids) => ids.every((id) => KNOWN_IDS.has(id)), { message: 'disabled_rules: unknown rule id' }),
+    /** Exact values never reported, e.g. a project's published test key. */
+    allow_values: z.array(z.string().min(1).max(4096)).max(1000).default([]),
+  })
+  .strict();
 export type SecretsConfig = z.output<typeof SecretsConfigSchema>;
 
 const DEFAULT_SPAN: readonly [number, number] = [128, 512];
-const MERGE_GAP = 256;
-const SNAP = 1024;
-const HIT_CAP = 256;
 const MATCHES_PER_WINDOW = 200;
 const MAX_FINDINGS = 1000;
-
-const KEYWORDS = [...new Set(SECRET_RULES.flatMap((r) => r.keywords))];
-const AUTOMATON = new WordAutomaton(KEYWORDS);
-const RULE_KEYWORDS = SECRET_RULES.map((r) => r.keywords.map((k) => KEYWORDS.indexOf(k)));
-
-/** Keyword positions in the lower-cased text, all keywords in one pass; null: more than HIT_CAP hits. */
-class KeywordHits {
-  private readonly hits: Array<number[] | null> = KEYWORDS.map(() => []);
-  constructor(lower: string) {
-    AUTOMATON.scan(lower, (k, end) => {
-      const list = this.hits[k];
-      if (list === null || list === undefined) return;
-      if (list.length === HIT_CAP) this.hits[k] = null;
-      else list.push(end - KEYWORDS[k]!.length);
-    });
-  }
-
-  /** Sorted positions of the rule's keywords; null means "everywhere" (scan the whole text). */
-  positions(rule: number): number[] | null {
-    const all: number[] = [];
-    for (const k of RULE_KEYWORDS[rule]!) {
-      const hits = this.hits[k];
-      if (hits === null) return null;
-      all.push(...hits!);
-    }
-    return all.sort((a, b) => a - b);
-  }
-}
-
-const SPACE = /\s/;
-
-// A window edge sits on whitespace, so `\b`, `^` and `$` at the edge mean what they mean in the text.
-function snapBack(text: string, at: number): number {
-  for (let i = at, stop = Math.max(0, at - SNAP); i > stop; i--) if (SPACE.test(text[i]!)) return i;
-  return at - SNAP <= 0 ? 0 : at;
-}
-function snapForward(text: string, at: number): number {
-  for (let i = at, stop = Math.min(text.length, at + SNAP); i < stop; i++) if (SPACE.test(text[i]!)) return i + 1;
-  return at + SNAP >= text.length ? text.length : at;
-}
-
-/** Merged [from, to) ranges around keyword positions. */
-function windows(text: string, positions: readonly number[] | null, span: readonly [number, number]): Array<[number, number]> {
-  if (positions === null) return [[0, text.length]];
-  const out: Array<[number, number]> = [];
-  for (const p of positions) {
-    const from = snapBack(text, Math.max(0, p - span[0]));
-    const to = snapForward(text, Math.min(text.length, p + span[1]));
-    const last = out[out.length - 1];
-    if (last !== undefined && from <= last[1] + MERGE_GAP) last[1] = Math.max(last[1], to);
-    else out.push([from, to]);
-  }
-  return out;
-}
 
 export function shannonEntropy(s: string): number {
   const counts = new Map<string, number>();
@@ -210,7 +175,42 @@ export function shannonEntropy(s: string): number {
   return bits;
 }
 
-interface Candidate { readonly start: number; readonly end: number; readonly secret: string; readonly match: string; readonly line: string }
+const CLASS_OF = (c: number): number => (c >= 97 && c <= 122 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 48 && c <= 57 ? 2 : 3);
+
+/**
+ * Does a value look generated or chosen rather than a word, an identifier or a template? At least 8
+ * characters, and either three classes of lower, upper, digit and other with 3 bits of entropy per
+ * character, or two classes over 12 characters with 3.3 bits; in both the classes must alternate
+ * (a class change at 20% or 30% of positions, not counting the - . _ that join words): `Summer2024!`
+ * and hex pass; `DatabaseHost`, `upstream-token-1`, `your_password_here` and `ChangeMe` do not.
+ */
+export function looksLikeSecret(s: string): boolean {
+  if (s.length < 8) return false;
+  const seen = [0, 0, 0, 0];
+  let changes = 0;
+  let counted = 0;
+  for (let i = 0, prev = -1; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    const cls = CLASS_OF(code);
+    seen[cls]!++;
+    if (code === 45 || code === 46 || code === 95) continue; // - . _ join words: alternation is counted without them
+    if (prev !== -1 && cls !== prev) changes++;
+    prev = cls;
+    counted++;
+  }
+  const classes = seen.filter((n) => n > 0).length;
+  const mixing = changes / Math.max(1, counted - 1);
+  if (classes >= 3) return mixing >= 0.2 && shannonEntropy(s) >= 3;
+  return classes === 2 && s.length >= 12 && mixing >= 0.3 && shannonEntropy(s) >= 3.3;
+}
+
+interface Candidate {
+  readonly start: number;
+  readonly end: number;
+  readonly secret: string;
+  readonly match: string;
+  readonly line: string;
+}
 
 /**
  * The secret inside a match: the rule's group, else the first group that took part, else the match.
@@ -221,7 +221,7 @@ function secretOf(c: CompiledRule, whole: string): { secret: string; offset: num
   if (c.tail === null) return { secret: whole, offset: 0 };
   const groups = re2Matches(c.tail, whole, 1)[0]?.groups ?? [whole];
   const group = c.rule.secretGroup ?? groups.findIndex((g, i) => i > 0 && g !== undefined && g !== '');
-  const secret = group > 0 ? groups[group] ?? '' : whole;
+  const secret = group > 0 ? (groups[group] ?? '') : whole;
   // RE2 reports no group offsets; a secret ends its match save for a closing delimiter, so search from the end.
   return { secret, offset: group > 0 ? Math.max(0, whole.lastIndexOf(secret)) : 0 };
 }
@@ -247,6 +247,7 @@ function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<strin
     if (shannonEntropy(c.secret) <= rule.entropy) return false;
     if (rule.requireDigit === true && !/\d/.test(c.secret)) return false;
   }
+  if (rule.random === true && !looksLikeSecret(c.secret)) return false;
   GLOBAL ??= compileAllow(GLOBAL_ALLOW, heapOf(0));
   return !allowed(c, lists) && !allowed(c, [GLOBAL]);
 }
@@ -262,6 +263,7 @@ function scanRule(text: string, hits: KeywordHits, i: number, allowValues: Reado
   const lookahead = Math.max(1024, 2 * (span[0] + span[1]));
   for (const [from, to] of windows(text, positions, span)) {
     for (const m of re2Matches(re, text.slice(from, to), MATCHES_PER_WINDOW, false, lookahead)) {
+      if (rule.maxMatch !== undefined && m.end - m.start > rule.maxMatch) continue;
       const c = candidate(text, from, m, compiled);
       if (!accepted(c, rule, allowValues, allow)) continue;
       out.push({ detector: 'secrets', entity: rule.entity, start: c.start, end: c.end, score: rule.score, rule: rule.id });
@@ -292,16 +294,17 @@ function dedupe(findings: Finding[]): Finding[] {
 export const secretsDetector: Detector<SecretsConfig> = {
   name: 'secrets',
   parseConfig: (config) => SecretsConfigSchema.parse(config ?? {}),
-  detect: (text, config) => guardRe2(() => {
-    if (text.length === 0) return [];
-    const safe = wellFormed(text);
-    const hits = new KeywordHits(lowerSameLength(safe));
-    const disabled = new Set(config.disabled_rules);
-    const allowValues = new Set(config.allow_values);
-    const out: Finding[] = [];
-    for (let i = 0; i < SECRET_RULES.length && out.length < MAX_FINDINGS; i++) {
-      if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
-    }
-    return dedupe(out).slice(0, MAX_FINDINGS);
-  }),
+  detect: (text, config) =>
+    guardRe2(() => {
+      if (text.length === 0) return [];
+      const safe = wellFormed(text);
+      const hits = new KeywordHits(lowerSameLength(safe));
+      const disabled = new Set(config.disabled_rules);
+      const allowValues = new Set(config.allow_values);
+      const out: Finding[] = [];
+      for (let i = 0; i < SECRET_RULES.length && out.length < MAX_FINDINGS; i++) {
+        if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
+      }
+      return dedupe(out).slice(0, MAX_FINDINGS);
+    }),
 };

@@ -16,9 +16,24 @@ export interface Finding {
   readonly rule?: string;
 }
 
+/**
+ * Whose words a text is: the user's own prompt ('prompt'), or data the model will read ('data': an
+ * attachment's text, extracted_text). Detectors that do not care ignore it.
+ */
+export type TextOrigin = 'prompt' | 'data';
+export interface DetectContext {
+  readonly origin: TextOrigin;
+  /**
+   * The optional ONNX injection model's probability for this text (injection-onnx.ts), computed
+   * before the stages run; absent when no model is configured. Only the injection detector reads it.
+   */
+  readonly modelScore?: number;
+}
+
 export interface Detector<C = unknown> {
   readonly name: string;
   /** Validates and normalises a policy's configuration for this detector; throws a ZodError on bad input. */
   parseConfig(config: unknown): C;
-  detect(text: string, config: C): Finding[];
+  /** `context` absent: the text is the user's prompt. */
+  detect(text: string, config: C, context?: DetectContext): Finding[];
 }

@@ -48,19 +48,21 @@ export interface Score {
 export function loadCorpus(file: string): Case[] {
   const detector = file.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
   const seen = new Set<string>();
-  return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => {
-    if (line.trim() === '') return [];
-    const c = JSON.parse(line) as Case;
-    if (typeof c.id !== 'string' || typeof c.text !== 'string' || !Array.isArray(c.expect)) {
-      throw new Error(`${file}:${i + 1}: a case needs id, text and expect`);
-    }
-    if (seen.has(c.id)) throw new Error(`${file}:${i + 1}: duplicate id ${c.id}`);
-    seen.add(c.id);
-    for (const e of c.expect) {
-      if (e.value !== undefined && !c.text.includes(e.value)) throw new Error(`${file}:${i + 1}: ${e.entity} value not in text`);
-    }
-    return [{ detector, ...c }];
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => {
+      if (line.trim() === '') return [];
+      const c = JSON.parse(line) as Case;
+      if (typeof c.id !== 'string' || typeof c.text !== 'string' || !Array.isArray(c.expect)) {
+        throw new Error(`${file}:${i + 1}: a case needs id, text and expect`);
+      }
+      if (seen.has(c.id)) throw new Error(`${file}:${i + 1}: duplicate id ${c.id}`);
+      seen.add(c.id);
+      for (const e of c.expect) {
+        if (e.value !== undefined && !c.text.includes(e.value)) throw new Error(`${file}:${i + 1}: ${e.entity} value not in text`);
+      }
+      return [{ detector, ...c }];
+    });
 }
 
 function tally(): Tally {
@@ -106,7 +108,10 @@ export function score(cases: readonly Case[], detect: (text: string) => readonly
       for (const h of hits) used.add(h);
       const detector = e.detector ?? hits[0]?.detector ?? c.detector ?? 'unknown';
       if (hits.length > 0) bump(e.entity, detector, 'tp');
-      else { bump(e.entity, detector, 'fn'); misses.push({ id: c.id, kind: 'fn', entity: e.entity, value: e.value ?? '' }); }
+      else {
+        bump(e.entity, detector, 'fn');
+        misses.push({ id: c.id, kind: 'fn', entity: e.entity, value: e.value ?? '' });
+      }
     }
     for (const f of findings) {
       if (used.has(f)) continue;
@@ -123,8 +128,12 @@ export function formatScore(s: Score): string {
   const row = (name: string, t: Tally): string =>
     `${name.padEnd(22)} tp ${String(t.tp).padStart(4)}  fp ${String(t.fp).padStart(3)}  fn ${String(t.fn).padStart(3)}  precision ${t.precision.toFixed(3)}  recall ${t.recall.toFixed(3)}`;
   return [
-    ...Object.keys(s.entities).sort().map((k) => row(k, s.entities[k]!)),
-    ...Object.keys(s.detectors).sort().map((k) => row(`detector ${k}`, s.detectors[k]!)),
+    ...Object.keys(s.entities)
+      .sort()
+      .map((k) => row(k, s.entities[k]!)),
+    ...Object.keys(s.detectors)
+      .sort()
+      .map((k) => row(`detector ${k}`, s.detectors[k]!)),
     row('overall', s.overall),
   ].join('\n');
 }

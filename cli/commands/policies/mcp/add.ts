@@ -28,7 +28,8 @@ export default class PoliciesMcpAdd extends GatewayCommand {
 
   async run(): Promise<McpPolicy> {
     const { flags } = await this.parse(PoliciesMcpAdd);
-    if (flags.tool === undefined && flags.agent === undefined) throw new UsageError('give --tool, --agent or both: a rule applies to a tool, an agent, or an agent on a tool');
+    if (flags.tool === undefined && flags.agent === undefined)
+      throw new UsageError('give --tool, --agent or both: a rule applies to a tool, an agent, or an agent on a tool');
     const body = checkBody(mcpPolicyCreateBody, fieldsFromFlags(flags, FIELDS), RENAMED);
     const created = await (await this.api()).request<McpPolicy>('POST', MCP_POLICIES_ROUTE, body);
     this.log(`Added MCP rule ${mcpPolicyLine(created)}.`);

@@ -4,7 +4,7 @@ import { GatewayCommand } from '../../../base-command.js';
 import { MCP_POLICIES_ROUTE, mcpPolicyTable, type McpPolicy } from '../../../mcp-policies.js';
 
 export default class PoliciesMcpList extends GatewayCommand {
-  static override summary = 'List the project\'s MCP rules: per tool, per agent, or both.';
+  static override summary = "List the project's MCP rules: per tool, per agent, or both.";
   static override examples = ['<%= config.bin %> policies mcp list', '<%= config.bin %> policies mcp list --json'];
 
   async run(): Promise<{ policies: McpPolicy[] }> {

@@ -13,7 +13,10 @@ export default class PoliciesMcpRemove extends GatewayCommand {
 
   async run(): Promise<{ id: string; deleted: true }> {
     const { args } = await this.parse(PoliciesMcpRemove);
-    const result = await (await this.api()).request<{ id: string; deleted: true }>('DELETE', `${MCP_POLICIES_ROUTE}/${encodeURIComponent(args.id)}`);
+    const result = await (await this.api()).request<{ id: string; deleted: true }>(
+      'DELETE',
+      `${MCP_POLICIES_ROUTE}/${encodeURIComponent(args.id)}`,
+    );
     this.log(`Removed MCP rule ${result.id}.`);
     return result;
   }

@@ -3,7 +3,7 @@ import { GatewayCommand } from '../../../base-command.js';
 import { policyTable, type PromptPolicy } from '../../../policy-flags.js';
 
 export default class PoliciesPromptList extends GatewayCommand {
-  static override summary = 'List the project\'s prompt policies (what verify runs).';
+  static override summary = "List the project's prompt policies (what verify runs).";
 
   async run(): Promise<{ policies: PromptPolicy[] }> {
     await this.parse(PoliciesPromptList);

@@ -11,7 +11,10 @@ export default class PoliciesPromptRemove extends GatewayCommand {
 
   async run(): Promise<{ id: string; deleted: boolean }> {
     const { args } = await this.parse(PoliciesPromptRemove);
-    const result = await (await this.api()).request<{ id: string; deleted: boolean }>('DELETE', `/api/v1/verify/policies/${encodeURIComponent(args.id)}`);
+    const result = await (await this.api()).request<{ id: string; deleted: boolean }>(
+      'DELETE',
+      `/api/v1/verify/policies/${encodeURIComponent(args.id)}`,
+    );
     this.log(`Removed prompt policy ${result.id}.`);
     return result;
   }

@@ -36,7 +36,10 @@ export default class PoliciesPromptUpdate extends GatewayCommand {
       throw new UsageError(`nothing to change: give at least one of ${names.join(', ')}`);
     }
     // Before any request: valid stand-ins for the halves that will come from the stored policy.
-    checkPolicyBody(policyPatchBody, { ...fields, ...(scopeGiven ? { scope: { sources: sources ?? ['api'], environments: environments ?? ['*'] } } : {}) });
+    checkPolicyBody(policyPatchBody, {
+      ...fields,
+      ...(scopeGiven ? { scope: { sources: sources ?? ['api'], environments: environments ?? ['*'] } } : {}),
+    });
 
     const api = await this.api();
     const route = `/api/v1/verify/policies/${encodeURIComponent(args.id)}`;

@@ -7,6 +7,6 @@ export const agentStage: Stage = {
   name: 'agent',
   run(ctx) {
     const verdict = agentGate(ctx.agent?.status ?? null);
-    return verdict.ok ? pass() : refuse(verdict.reason, { agent_id: ctx.agent!.id }, verdict.message);
+    return verdict.ok ? pass() : refuse(verdict.code, { agent_id: ctx.agent!.id }, verdict.detail.message);
   },
 };

@@ -1,4 +1,4 @@
-// Stage 5: a call whose rule is REQUIRE_APPROVAL goes through only with an approval decided for
+// Stage 6: a call whose rule is REQUIRE_APPROVAL goes through only with an approval decided for
 // exactly it (server, tool, agent, argument hash) and not yet used. Otherwise it is held (-32004)
 // with a new approval request, unless the agent already has the maximum pending (-32005).
 // What a presented approval id leads to:
@@ -10,9 +10,8 @@
 //   unknown, or bound to another server, tool or agent -> a new request (approval_rejected: not_found)
 // A call whose rule is ALLOW or LOG_ONLY ignores a presented id and spends nothing.
 import type { Approval } from '../../../approvals/store.js';
+import { deniedMessage, type Rejected } from '../held-message.js';
 import { pass, refuse, type CallContext, type CallState, type Refusal, type Stage } from './types.js';
-
-type Rejected = 'not_found' | 'arguments_mismatch' | 'used' | 'expired' | 'cancelled';
 
 function boundToCall(a: Approval, ctx: CallContext): boolean {
   return a.kind === 'mcp' && a.server_id === ctx.server.id && a.tool_name === ctx.toolName && a.agent_id === (ctx.agent?.id ?? null);
@@ -20,8 +19,11 @@ function boundToCall(a: Approval, ctx: CallContext): boolean {
 
 function hold(ctx: CallContext, state: CallState, approvalId: string | null, rejected?: Rejected): Refusal {
   const noRule = state.effective?.source === 'no_rule';
-  const base = refuse(noRule ? 'NO_TOOL_RULE_REQUIRE_APPROVAL' : 'TOOL_REQUIRES_APPROVAL', { tool: ctx.toolName, ...(rejected ? { approval_rejected: rejected } : {}) });
-  return { ...base, hold: { approvalId } };
+  const base = refuse(noRule ? 'NO_TOOL_RULE_REQUIRE_APPROVAL' : 'TOOL_REQUIRES_APPROVAL', {
+    tool: ctx.toolName,
+    ...(rejected ? { approval_rejected: rejected } : {}),
+  });
+  return { ...base, detail: { ...base.detail, hold: { approvalId } } };
 }
 
 export const approvalStage: Stage = {
@@ -35,11 +37,16 @@ export const approvalStage: Stage = {
       else if (a.arguments_hash !== ctx.argumentsHash) rejected = 'arguments_mismatch';
       else if (a.status === 'APPROVED' && new Date(a.expires_at) > ctx.now) return pass({ useApproval: a.id });
       else if (a.status === 'PENDING' && new Date(a.expires_at) > ctx.now) return hold(ctx, state, a.id);
-      else if (a.status === 'DENIED') return refuse('APPROVAL_DENIED', { tool: ctx.toolName, approval_id: a.id });
+      else if (a.status === 'DENIED')
+        return refuse('APPROVAL_DENIED', { tool: ctx.toolName, approval_id: a.id }, deniedMessage(a, ctx.toolName));
       else rejected = a.status === 'USED' ? 'used' : a.status === 'CANCELLED' ? 'cancelled' : 'expired';
     }
     if (ctx.agent !== null && ctx.pendingForAgent >= ctx.maxPendingPerAgent) {
-      return refuse('PENDING_APPROVALS_LIMIT', { agent_id: ctx.agent.id, limit: ctx.maxPendingPerAgent, ...(rejected ? { approval_rejected: rejected } : {}) });
+      return refuse('PENDING_APPROVALS_LIMIT', {
+        agent_id: ctx.agent.id,
+        limit: ctx.maxPendingPerAgent,
+        ...(rejected ? { approval_rejected: rejected } : {}),
+      });
     }
     return hold(ctx, state, null, rejected);
   },

@@ -1,7 +1,7 @@
-// Stage 4: the effective rule (daemon/mcp/rules.ts effectiveRule, the one function for it): the
+// Stage 4: the effective rule (daemon/mcp/rules/effective-rule.ts effectiveRule, the one function for it): the
 // strictest of the tool's server-wide rules, the calling agent's rules and its capability model.
 // DENY refuses here (-32003); REQUIRE_APPROVAL (a rule, or no rule at all) goes on to the approval stage.
-import { effectiveRule } from '../../rules.js';
+import { effectiveRule } from '../../rules/effective-rule.js';
 import { pass, refuse, type Stage } from './types.js';
 
 export const ruleStage: Stage = {

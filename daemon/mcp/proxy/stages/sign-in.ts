@@ -1,7 +1,7 @@
-// Stage 6: the server's own sign-in must be attachable (auth_method none | bearer | header with its
+// Stage 7: the server's own sign-in must be attachable (auth_method none | bearer | header with its
 // secret set); otherwise the call fails closed with -32008 (HTTP 403) before anything is sent.
-import { authHeaders } from '../../auth.js';
-import { McpClientError } from '../../errors.js';
+import { authHeaders } from '../../client/upstream-auth.js';
+import { McpClientError } from '../../client/errors.js';
 import { pass, refuse, type Stage } from './types.js';
 
 export const signInStage: Stage = {

@@ -1,14 +1,19 @@
 // What the proxy's stages read and return. A stage is a pure function over a CallContext that
 // load.ts filled in before the pipeline ran: it does no I/O, so each one is testable on its own.
-// A stage either passes (adding what it found to the state the later stages see) or refuses with
-// a reason of shared/errors.ts MCP_RPC_ERRORS; a `hold` refusal is a call held for approval.
+// A stage returns the one verdict type of both pipelines (daemon/pipeline/verdict.ts): it passes,
+// adding what it found to the state the later stages see, or refuses with a reason of
+// shared/errors.ts MCP_RPC_ERRORS as its code; a refusal whose detail has `hold` is a call held for approval.
 import type { Rule } from '../../../../shared/agent-schemas.js';
 import type { McpRpcReason } from '../../../../shared/errors.js';
 import type { AgentStatus } from '../../../agents/lifecycle.js';
 import type { CapabilityModel } from '../../../agents/capability.js';
 import type { Approval } from '../../../approvals/store.js';
-import type { UpstreamAuth } from '../../auth.js';
-import type { Effective } from '../../rules.js';
+import type { UpstreamAuth } from '../../client/upstream-auth.js';
+import type { LoadedContentPolicy } from '../../content/effective.js';
+import type { ContentFinding } from '../../content/inspect.js';
+import type { Effective } from '../../rules/effective-rule.js';
+import type { Stage as PipelineStage } from '../../../pipeline/runner.js';
+import type { Refusal as PipelineRefusal, Verdict } from '../../../pipeline/verdict.js';
 
 export interface CallAgent {
   readonly id: string;
@@ -48,6 +53,12 @@ export interface CallContext {
   readonly agentRules: readonly Rule[];
   /** SHA-256 over the RFC 8785 form of the arguments (without _gateway_approval_id). */
   readonly argumentsHash: string;
+  /** The arguments as they would be forwarded (without _gateway_approval_id). */
+  readonly arguments: Record<string, unknown> | undefined;
+  /** The project's content policies (daemon/mcp/content/), configurations parsed. */
+  readonly contentPolicies: readonly LoadedContentPolicy[];
+  /** The most a detector call may take before the call is refused (fail closed). */
+  readonly detectorBudgetMs: number;
   /** The approval id the caller presented, and what the project holds under it. */
   readonly approvalId: string | null;
   readonly approval: Approval | null;
@@ -61,29 +72,36 @@ export interface CallState {
   readonly effective?: Effective;
   /** An approved request that authorises exactly this call; spent when the call is forwarded. */
   readonly useApproval?: string;
+  /** What the content stage found in the arguments (FLAG and REDACT; a BLOCK refuses). */
+  readonly argumentFindings?: readonly ContentFinding[];
+  /** The arguments with REDACT findings masked: forwarded instead of the caller's. */
+  readonly forwardArguments?: Record<string, unknown>;
   /** The headers that sign in to the upstream server. */
   readonly signIn?: Readonly<Record<string, string>>;
 }
 
-export type Refusal = {
-  readonly ok: false;
-  readonly reason: McpRpcReason;
+export interface RefusalDetail {
   /** Extra fields of error.data (approval_rejected, rule_source, findings, ...). */
   readonly data?: Readonly<Record<string, unknown>>;
   readonly message?: string;
+  /** What the content stage found, for the trace (error.data carries only types and paths). */
+  readonly findings?: readonly ContentFinding[];
   /** -32004: held for approval; `approvalId` set when an existing open request is reused. */
   readonly hold?: { readonly approvalId: string | null };
-};
-
-export type StageVerdict = { readonly ok: true; readonly value: CallState } | Refusal;
-
-export interface Stage {
-  readonly name: string;
-  run(ctx: CallContext, state: CallState): StageVerdict;
 }
+
+export interface Refusal extends PipelineRefusal<McpRpcReason, RefusalDetail> {
+  readonly detail: RefusalDetail;
+}
+
+export type StageVerdict = Verdict<CallState, Refusal>;
+
+export type Stage = PipelineStage<CallContext, CallState, Refusal>;
 
 export const pass = (value: CallState = {}): StageVerdict => ({ ok: true, value });
 
 export const refuse = (reason: McpRpcReason, data?: Record<string, unknown>, message?: string): Refusal => ({
-  ok: false, reason, ...(data ? { data } : {}), ...(message ? { message } : {}),
+  ok: false,
+  code: reason,
+  detail: { ...(data ? { data } : {}), ...(message ? { message } : {}) },
 });

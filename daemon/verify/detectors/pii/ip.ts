@@ -14,10 +14,33 @@ type Range = readonly [number, number];
 const v4 = (a: string, n: number): Range => [a.split('.').reduce((acc, o) => acc * 256 + Number(o), 0), n];
 const v6 = (hex: string, n: number): Range => [parseInt(hex, 16), n];
 
-const NOBODY_V4 = [v4('0.0.0.0', 8), v4('192.0.0.0', 24), v4('192.0.2.0', 24), v4('198.18.0.0', 15), v4('198.51.100.0', 24), v4('203.0.113.0', 24), v4('224.0.0.0', 4), v4('240.0.0.0', 4)];
-const PRIVATE_V4 = [v4('10.0.0.0', 8), v4('100.64.0.0', 10), v4('127.0.0.0', 8), v4('169.254.0.0', 16), v4('172.16.0.0', 12), v4('192.168.0.0', 16)];
+const NOBODY_V4 = [
+  v4('0.0.0.0', 8),
+  v4('192.0.0.0', 24),
+  v4('192.0.2.0', 24),
+  v4('198.18.0.0', 15),
+  v4('198.51.100.0', 24),
+  v4('203.0.113.0', 24),
+  v4('224.0.0.0', 4),
+  v4('240.0.0.0', 4),
+];
+const PRIVATE_V4 = [
+  v4('10.0.0.0', 8),
+  v4('100.64.0.0', 10),
+  v4('127.0.0.0', 8),
+  v4('169.254.0.0', 16),
+  v4('172.16.0.0', 12),
+  v4('192.168.0.0', 16),
+];
 // v6: documentation 2001:db8::/32 and multicast ff00::/8 name nobody; ULA fc00::/7 and link-local
-// fe80::/10 are private; only global unicast 2000::/3 is reported at all (so ::1, :: and v4-mapped never are).
+// fe80::/10 are private. Global unicast 2000::/3 is reported in any form. An address outside it
+// (reserved space today, but what generated data sets and logs from odd networks hold) is reported
+// when it is written with at least four groups: "a::b" or "dead::beef" in code is not an address
+// anyone wrote, and neither ::1 nor :: names anybody. An address with an embedded IPv4 (v4-mapped
+// ::ffff:a.b.c.d, v4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d) is judged by that IPv4.
+// Times (12:30:45) and MAC addresses (00:1a:2b:3c:4d:5e) are not valid IPv6 and never match; a MAC
+// names a device's network card, not a person's connection, and is not reported, nor is an EUI-64
+// written as eight two-digit groups, which is valid IPv6 syntax.
 const NOBODY_V6 = [v6('20010db8', 32), v6('ff000000', 8)];
 const PRIVATE_V6 = [v6('fc000000', 7), v6('fe800000', 10)];
 const GLOBAL_V6 = v6('20000000', 3);
@@ -41,7 +64,8 @@ const V6 = /(?<![A-Za-z0-9_:.])[0-9A-Fa-f]{0,4}:[0-9A-Fa-f:.]{2,41}(?![\p{L}\p{N
 
 const POSITIVE = /\b(?:ip|ipv[46]|address|adresse|server|host|client|remote|login|connect|von|from|de\s+l'ip)\b/iu;
 // Dotted numbers after these words are versions or section numbers, not addresses.
-const VERSION = /\b(?:v|ver|version|release|build|rev|revision|firmware|fw|patch|sdk|section|chapter|kapitel|abschnitt|clause|article|oid)[.:\s]{0,3}$/iu;
+const VERSION =
+  /\b(?:v|ver|version|release|build|rev|revision|firmware|fw|patch|sdk|section|chapter|kapitel|abschnitt|clause|article|oid|versi[oó]n|versione|versie|wersj[ai]|secci[oó]n|sezione|sectie|cap[ií]tulo|capitolo|hoofdstuk|rozdzia[lł]|art[ií]culo|articolo|artikel|artyku[lł])[.:\s]{0,3}$/iu;
 
 export function findIps(text: string, options: ScanOptions): Candidate[] {
   const out: Candidate[] = [];
@@ -70,9 +94,15 @@ function reportable(address: string, family: 'ipv4' | 'ipv6', options: ScanOptio
     return !PRIVATE_V4.some((r) => inRange(value, r)) || options.privateIps;
   }
   const head = v6Head(address);
+  if (address.includes('.') && (head === 0 || head === 0xffff || head === 0x64ff9b)) {
+    return reportable(address.slice(address.lastIndexOf(':') + 1), 'ipv4', options);
+  }
   if (NOBODY_V6.some((r) => inRange(head, r))) return false;
   if (PRIVATE_V6.some((r) => inRange(head, r))) return options.privateIps;
-  return inRange(head, GLOBAL_V6);
+  if (inRange(head, GLOBAL_V6)) return true;
+  const groups = address.split(':').filter((g) => g !== '');
+  // Eight two-digit groups is an EUI-64 or a MAC written long (00:1a:2b:3c:4d:5e:6f:70), not an address.
+  return groups.length >= 4 && !(groups.length === 8 && groups.every((g) => g.length === 2));
 }
 
 function scored(text: string, start: number, end: number, rule: string): Candidate | null {

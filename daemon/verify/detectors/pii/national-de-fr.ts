@@ -6,7 +6,8 @@ import validator from 'validator';
 import type { Candidate, DigitRun } from './shared.js';
 import { contextScore, isWordChar, sameLengths, scanSlices, uniformSeps } from './shared.js';
 
-const DE_TAX_CONTEXT = /\b(?:steuer-?id|steuer-?identifikationsnummer|steuerliche\s+identifikationsnummer|identifikationsnummer|idnr|tax\s+id|tin\b|steuernummer|numéro\s+fiscal\s+allemand)/iu;
+const DE_TAX_CONTEXT =
+  /\b(?:steuer-?id|steuer-?identifikationsnummer|steuerliche\s+identifikationsnummer|identifikationsnummer|idnr|tax\s+id|tin\b|steuernummer|numéro\s+fiscal\s+allemand)/iu;
 
 export function findDeTaxIds(text: string, runs: readonly DigitRun[]): Candidate[] {
   return scanSlices(text, runs, 11, 11, (s) => {
@@ -20,7 +21,8 @@ export function findDeTaxIds(text: string, runs: readonly DigitRun[]): Candidate
 // Serial letters of the Personalausweis (vowels and look-alikes are never used), nine characters,
 // then the ICAO check digit. Without that tenth digit nothing can be validated, so nothing is reported.
 const DE_ID = /(?<![A-Za-z0-9_])[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{8}\d(?![\p{L}\p{N}_])/gu;
-const DE_ID_CONTEXT = /\b(?:personalausweis|ausweis|ausweisnummer|ausweis-?nr|id-?karte|identity\s+card|id\s+card|carte\s+d'identité|dokumentennummer|document\s+number)/iu;
+const DE_ID_CONTEXT =
+  /\b(?:personalausweis|ausweis|ausweisnummer|ausweis-?nr|id-?karte|identity\s+card|id\s+card|carte\s+d'identité|dokumentennummer|document\s+number)/iu;
 
 export function icaoCheckDigit(chars: string): number {
   const weights = [7, 3, 1];
@@ -52,7 +54,8 @@ export function findDeIdCards(text: string): Candidate[] {
 
 // sex (1, 2; 3, 4, 7, 8 for provisional numbers), year, month (01-12; 20-42 and 50-99 when unknown),
 // département (2A/2B for Corsica), commune, order number, key.
-const NIR = /(?<![A-Za-z0-9_])([1-478]) ?(\d{2}) ?(0[1-9]|1[0-2]|[23]\d|4[0-2]|[5-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\p{L}\p{N}_])/gu;
+const NIR =
+  /(?<![A-Za-z0-9_])([1-478]) ?(\d{2}) ?(0[1-9]|1[0-2]|[23]\d|4[0-2]|[5-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\p{L}\p{N}_])/gu;
 
 export function validNir(compact: string): boolean {
   const m = /^([1-478]\d{2}(?:0[1-9]|1[0-2]|[23]\d|4[0-2]|[5-9]\d))(\d{2}|2[AB])(\d{6})(\d{2})$/.exec(compact);
@@ -72,7 +75,8 @@ export function findNirs(text: string): Candidate[] {
   return out;
 }
 
-const FR_TAX_CONTEXT = /\b(?:num[ée]ro\s+fiscal|spi\b|identifiant\s+fiscal|nif\b|imp[oô]ts?|avis\s+d'imposition|tax\s+(?:id|number)|steuernummer)/iu;
+const FR_TAX_CONTEXT =
+  /\b(?:num[ée]ro\s+fiscal|spi\b|identifiant\s+fiscal|nif\b|imp[oô]ts?|avis\s+d'imposition|tax\s+(?:id|number)|steuernummer)/iu;
 
 export function findFrTaxIds(text: string, runs: readonly DigitRun[]): Candidate[] {
   return scanSlices(text, runs, 13, 13, (s) => {

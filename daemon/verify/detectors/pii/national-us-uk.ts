@@ -40,7 +40,10 @@ export function findNinos(text: string): Candidate[] {
   const out: Candidate[] = [];
   NINO.lastIndex = 0;
   for (let m = NINO.exec(text); m !== null; m = NINO.exec(text)) {
-    const compact = m.slice(1).filter((g) => g !== undefined).join('');
+    const compact = m
+      .slice(1)
+      .filter((g) => g !== undefined)
+      .join('');
     if (isWordChar(text[m.index - 1]) || !validNino(compact)) continue;
     const end = m.index + m[0].length;
     // Without its suffix letter the shape is two letters and six digits, which many codes share.

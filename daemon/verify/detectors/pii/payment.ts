@@ -8,15 +8,36 @@
 import validator from 'validator';
 import { getCountrySpecifications, isValidIBAN } from 'ibantools';
 import type { Candidate, DigitRun, GroupSlice, ScanOptions } from './shared.js';
-import { isWordChar, sameLengths, scanSlices, uniformSeps } from './shared.js';
+import { contextScore, isWordChar, sameLengths, scanSlices, uniformSeps } from './shared.js';
 
 export const TEST_CARDS: ReadonlySet<string> = new Set([
-  '4111111111111111', '4242424242424242', '4012888888881881', '4222222222222', '4000056655665556',
-  '4000000000000002', '4000000000000077', '4000000000009995', '4000002500003155', '4005519200000004',
-  '5555555555554444', '5105105105105100', '5200828282828210', '2223003122003222', '5431111111111111',
-  '378282246310005', '371449635398431', '378734493671000', '6011111111111117', '6011000990139424',
-  '3056930009020004', '30569309025904', '38520000023237', '36227206271667', '3566002020360505',
-  '3530111333300000', '6200000000000005',
+  '4111111111111111',
+  '4242424242424242',
+  '4012888888881881',
+  '4222222222222',
+  '4000056655665556',
+  '4000000000000002',
+  '4000000000000077',
+  '4000000000009995',
+  '4000002500003155',
+  '4005519200000004',
+  '5555555555554444',
+  '5105105105105100',
+  '5200828282828210',
+  '2223003122003222',
+  '5431111111111111',
+  '378282246310005',
+  '371449635398431',
+  '378734493671000',
+  '6011111111111117',
+  '6011000990139424',
+  '3056930009020004',
+  '30569309025904',
+  '38520000023237',
+  '36227206271667',
+  '3566002020360505',
+  '3530111333300000',
+  '6200000000000005',
 ]);
 
 /** Printed shapes: one block, groups of four (last group shorter), Amex 4-6-5, Diners 4-6-4. */
@@ -34,14 +55,60 @@ function plausibleLength(digits: string): boolean {
   return !/^5[1-5]/.test(digits) || digits.length === 16;
 }
 
-// 13-digit Visa numbers are no longer issued, and 13 digits is the length of every EAN-13 barcode
-// (German ones start with 40-44, like Visa): cards start at 14 digits (Diners).
+// Cards of 14 to 19 digits: validator's issuer prefixes and Luhn. Shorter cards exist too: 13-digit
+// Visa (still in circulation and in every generated data set) and 12- and 13-digit Maestro. Twelve
+// and thirteen digits is also the length of EAN-13 and UPC-A barcodes, order and account numbers,
+// of which one in ten passes Luhn, so a short card must (1) be a whole run of digits, not part of a
+// longer one, (2) start with an issuer's prefix (Visa 4, Maestro 5018, 5020, 5038, 5893, 6304,
+// 6759, 6761-6763), (3) pass Luhn, and (4) have a word for card or payment nearby, or be a Maestro
+// number printed in groups of four (one random grouped number in about 10,000 has a Maestro prefix
+// and passes Luhn; one in 100 starts with 4 and passes). A number labelled as an order, invoice,
+// EAN ... stays below the threshold even with a card word.
+const SHORT_CARD_IIN = /^(?:4|5018|5020|5038|5893|6304|6759|676[1-3])/;
+const CARD_CONTEXT =
+  /\b(?:card|credit|debit|visa|maestro|mastercard|cc\b|cvv|cvc|payment|paid|pay\b|karte|kreditkarte|zahlung|bezahlt|carte|cb\b|paiement|pay[ée]|tarjeta|pago|pagad|carta|pagamento|pagat|kaart|creditcard|pinpas|betaal|betaling|karta|kart[aąyę]|płatno|zapłac)/iu;
+
+const PART_BEFORE = /\d[ \u00a0./-]$/;
+const PART_AFTER = /^[ \u00a0./-]\d/;
+
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 export function findCards(text: string, runs: readonly DigitRun[], options: ScanOptions): Candidate[] {
-  return scanSlices(text, runs, 14, 19, (s) => {
+  const cards = scanSlices(text, runs, 14, 19, (s) => {
     if (!cardShape(s) || !plausibleLength(s.digits) || !validator.isCreditCard(s.digits)) return null;
     if (!options.redactTestCards && TEST_CARDS.has(s.digits)) return null;
     return { entity: 'CREDIT_CARD', start: s.start, end: s.end, score: 1, rule: 'card-luhn' };
   });
+  // A short card is a whole run: twelve digits cut from a longer number are not a card. Only runs
+  // of 12 or 13 digits are tried, so a long run of grouped digits costs nothing more here.
+  const short = runs.filter((r) => {
+    const n = r.groups.reduce((sum, g) => sum + g.end - g.start, 0);
+    return n === 12 || n === 13;
+  });
+  return cards.concat(scanSlices(text, short, 12, 13, (s) => shortCard(text, s, options)));
+}
+
+function shortCard(text: string, s: GroupSlice, options: ScanOptions): Candidate | null {
+  if (!cardShape(s) || !SHORT_CARD_IIN.test(s.digits) || !luhn(s.digits)) return null;
+  if (!options.redactTestCards && TEST_CARDS.has(s.digits)) return null;
+  if (PART_BEFORE.test(text.slice(Math.max(0, s.start - 2), s.start)) || PART_AFTER.test(text.slice(s.end, s.end + 2))) return null;
+  const groupedMaestro = s.lengths.length > 1 && s.lengths[0] === 4 && s.digits[0] !== '4';
+  const scores = groupedMaestro ? { base: 0.85, positive: 1, negative: 0.3 } : { base: 0.4, positive: 0.9, negative: 0.3 };
+  return {
+    entity: 'CREDIT_CARD',
+    start: s.start,
+    end: s.end,
+    score: contextScore(text, s.start, s.end, CARD_CONTEXT, scores),
+    rule: 'card-luhn-short',
+  };
 }
 
 // Two letters, two check digits, then letters, digits and spaces: one flat class, cut to the

@@ -4,14 +4,28 @@
 // is on; national numbers only for the configured countries and only as that country writes them
 // (with its trunk prefix, NANP in 3-3-4 groups). An unpunctuated digit string needs a context word:
 // too many order numbers and timestamps are also valid phone numbers.
-import { getCountryCallingCode, Metadata, parsePhoneNumberFromString, PhoneNumber, type CountryCode, type E164Number } from 'libphonenumber-js/max';
+import {
+  getCountryCallingCode,
+  Metadata,
+  parsePhoneNumberFromString,
+  PhoneNumber,
+  type CountryCode,
+  type E164Number,
+} from 'libphonenumber-js/max';
 import type { Candidate, ScanOptions } from './shared.js';
 import { contextScore, isWordChar, NEGATIVE_CONTEXT } from './shared.js';
 
-const PHONE = /(?<![A-Za-z0-9_+./-])(?:\+|\(\+?)?\d[\d ()./\u00a0-]{5,22}\d(?![\p{L}\p{N}_/:-]|\.\d)/gu;
-const POSITIVE = /\b(?:phone|tel|telephone|call|mobile|cell|fax|sms|whatsapp|contact|reach|dial|ring|telefon|rufnummer|handy|mobil|anrufen|ruf|erreichbar|téléphone|tél|portable|appel|appeler|joindre)/iu;
+// The number may be followed by an extension glued to it ("555-0123x036"); see EXTENSION.
+const PHONE = /(?<![A-Za-z0-9_+./-])(?:\+|\(\+?)?\d[\d ()./\u00a0-]{5,22}\d(?:(?![\p{L}\p{N}_/:-]|\.\d)|(?=[xX]\d))/gu;
+// EN, DE, FR, ES, IT, NL, PL (prefixes: "tel" also covers teléfono, telefono, telefoon, telefon).
+const POSITIVE =
+  /\b(?:phone|tel|telephone|call|mobile|cell|fax|sms|whatsapp|contact|reach|dial|ring|telefon|rufnummer|handy|mobil|anrufen|ruf|erreichbar|téléphone|tél|portable|appel|appeler|joindre|cont[aá]ct|m[oó]vil|celular|ll[aá]m|fijo|contatt|chiam|recapito|mobiel|gsm|bel(?:len|\b)|gebeld|bereik|toestel|kom[oó]rk|dzwo|zadzwo|kontakt|skontakt)/iu;
 // A number labelled as another identifier is not a phone, even when that identifier's check fails.
-const NEGATIVE = new RegExp(NEGATIVE_CONTEXT.source + String.raw`|\b(?:nhs|ssn|social\s+security|iban|steuer|tax|fiscal|nir\b|sécu|insee|ausweis|passport|passeport|reisepass|siren|siret|tva|vat)`, 'iu');
+const NEGATIVE = new RegExp(
+  NEGATIVE_CONTEXT.source
+    + String.raw`|\b(?:nhs|ssn|social\s+security|iban|steuer|tax|fiscal|nir\b|sécu|insee|ausweis|passport|passeport|reisepass|siren|siret|tva|vat|dni\b|nie\b|nif\b|bsn\b|burgerservice|pesel|pasaporte|passaporto|paspoort|paszport)`,
+  'iu',
+);
 const DATE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})(?:[ \u00a0]\d{1,2})?$/;
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const SSN_SHAPE = /^\d{3}-\d{2}-\d{4}$/;
@@ -30,12 +44,22 @@ export function findPhones(text: string, options: ScanOptions): Candidate[] {
       PHONE.lastIndex = m.index + list.index + list[0].length;
     }
     const c = phoneAt(text, m.index, raw, options);
-    if (c !== null) out.push(c);
+    if (c !== null) out.push(withExtension(text, c));
   }
   return out;
 }
 
 const LIST_SEPARATOR = /\s[/-]\s|\s\s/;
+
+// An extension after the number is part of it: "x036", "ext. 12", "Durchwahl 34", "poste 12",
+// "ext." / "extensión", "int." / "interno", "toestel", "wewn." (EN, DE, FR, ES, IT, NL, PL).
+const EXTENSION =
+  /^(?:[ \u00a0]?[xX]\.?|[ \u00a0]*,?[ \u00a0]*(?:ext|extn|extension|extensi[oó]n|durchwahl|dw|apparat|app|poste|int|interno|toestel|tst|wewn|wew)\.?:?)[ \u00a0]?\d{1,6}(?![\p{L}\p{N}_])/iu;
+
+function withExtension(text: string, c: Candidate): Candidate {
+  const ext = EXTENSION.exec(text.slice(c.end, c.end + 24));
+  return ext === null ? c : { ...c, end: c.end + ext[0].length };
+}
 
 function phoneAt(text: string, start: number, raw: string, options: ScanOptions): Candidate | null {
   const digits = raw.replace(/\D/g, '');
@@ -47,7 +71,7 @@ function phoneAt(text: string, start: number, raw: string, options: ScanOptions)
   // Validation is the expensive part: a candidate that cannot reach the threshold is not validated.
   if (score < options.minScore) return null;
   const international = raw.startsWith('+') || raw.startsWith('(+') || digits.startsWith('00');
-  const rule = international ? internationalRule(raw, digits, options) : nationalRule(raw, digits, options);
+  const rule = international ? internationalRule(raw, digits, options) : nationalRule(raw, digits, options, score === scores.positive);
   return rule === null ? null : { entity: 'PHONE', start, end, score, rule };
 }
 
@@ -61,23 +85,71 @@ function internationalRule(raw: string, digits: string, options: ScanOptions): s
   return listed && p!.isValid() ? 'phone-international' : null;
 }
 
-function nationalRule(raw: string, digits: string, options: ScanOptions): string | null {
+// "612 345 678" is a Spanish mobile and also how Spanish, Italian, Polish (and French) writers
+// group the thousands of an amount.
+const THOUSANDS = /^\d{1,3}(?:[ .\u00a0]\d{3})+$/;
+
+function singleDigitGroups(raw: string): number {
+  return raw.split(/\D+/).filter((g) => g.length === 1).length;
+}
+
+function nationalRule(raw: string, digits: string, options: ScanOptions, labelled: boolean): string | null {
   for (const country of options.phoneCountries) {
     const plan = planOf(country);
     const nsn = plan.nationalNumber(digits);
     if (nsn === null) continue;
     if (plan.callingCode === '1' && !nanpGrouping(raw)) continue;
+    // Without a trunk prefix nothing marks such a number as a phone: a word must say so.
+    // Nor anything but the length marks "0317-8471" (an ISSN), "1.3.6.1.4.1.311" (an OID) or
+    // "3817 1987 6967" (which Italy's plan allows) as one: such a number has nine or ten digits, as
+    // Spanish, Polish and practically all Italian numbers do, written in groups, not digit by digit.
+    if (!plan.trunkPrefix && (digits.length < 9 || digits.length > 10 || singleDigitGroups(raw) >= 3 || (!labelled && THOUSANDS.test(raw))))
+      continue;
     if (valid('+' + plan.callingCode + nsn)) return 'phone-national';
   }
   return null;
 }
 
 function valid(e164: string): boolean {
+  let number: PhoneNumber;
   try {
-    return new PhoneNumber(e164 as E164Number).isValid();
+    number = new PhoneNumber(e164 as E164Number);
   } catch {
     return false; // the constructor throws on numbers too short for any plan
   }
+  if (number.isValid()) return true;
+  // Without a country, isValid() checks a calling code against its main country only (+1 against
+  // the US): a number of another country sharing the code (Canada's 416, Jersey's 1534 ...) is
+  // checked as the member whose general pattern it fits. parse() would find it too, at ten times the cost.
+  const members = membersOf(number.countryCallingCode);
+  for (const m of members) {
+    if (!m.fits(number.nationalNumber)) continue;
+    (number as { country?: CountryCode }).country = m.country;
+    if (number.isValid()) return true;
+  }
+  return false;
+}
+
+interface Member {
+  readonly country: CountryCode;
+  fits(nsn: string): boolean;
+}
+const members = new Map<string, readonly Member[]>();
+
+/** The countries other than the main one that share a calling code (none for most codes). */
+function membersOf(callingCode: string): readonly Member[] {
+  let list = members.get(callingCode);
+  if (list !== undefined) return list;
+  const metadata = new Metadata();
+  const m = metadata as unknown as MetadataAtRuntime;
+  list = (m.getCountryCodesForCallingCode(callingCode) ?? []).slice(1).map((country) => {
+    metadata.selectNumberingPlan(country as CountryCode);
+    const lengths = new Set(m.possibleLengths());
+    const pattern = new RegExp('^(?:' + m.nationalNumberPattern() + ')$');
+    return { country: country as CountryCode, fits: (nsn: string) => lengths.has(nsn.length) && pattern.test(nsn) };
+  });
+  members.set(callingCode, list);
+  return list;
 }
 
 // The library's parse() and isValid() cost tens of microseconds (its patterns are compiled on every
@@ -87,6 +159,8 @@ function valid(e164: string): boolean {
 // over-reported: isValid() still has the last word.
 interface Plan {
   readonly callingCode: string;
+  /** The country writes national numbers with a trunk prefix (0 ...). */
+  readonly trunkPrefix: boolean;
   /** The national significant number of `digits` as written in this country, or null when it cannot be one. */
   nationalNumber(digits: string): string | null;
 }
@@ -94,6 +168,7 @@ const plans = new Map<string, Plan>();
 
 interface MetadataAtRuntime {
   numberingPlan: { nationalPrefix(): string | undefined };
+  getCountryCodesForCallingCode(callingCode: string): string[] | undefined;
   nationalNumberPattern(): string;
   possibleLengths(): number[];
 }
@@ -106,11 +181,21 @@ function planOf(country: string): Plan {
   // These accessors exist on the runtime Metadata but are missing from the published types.
   const m = metadata as unknown as MetadataAtRuntime;
   const prefix = m.numberingPlan.nationalPrefix() || undefined;
-  const lengths = new Set(m.possibleLengths());
-  const pattern = new RegExp('^(?:' + m.nationalNumberPattern() + ')$');
+  const callingCode = getCountryCallingCode(country as CountryCode);
+  // A country's national numbers include those of the countries sharing its plan: US stands for
+  // the whole NANP (Canada's 416, 604, 780, 905 ...), GB for Jersey, Guernsey and Man.
+  const lengths = new Set<number>();
+  const patterns: string[] = [];
+  for (const member of m.getCountryCodesForCallingCode(callingCode) ?? [country]) {
+    metadata.selectNumberingPlan(member as CountryCode);
+    for (const n of m.possibleLengths()) lengths.add(n);
+    patterns.push(m.nationalNumberPattern());
+  }
+  const pattern = new RegExp('^(?:' + patterns.join('|') + ')$');
   const fits = (nsn: string): boolean => lengths.has(nsn.length) && pattern.test(nsn);
   plan = {
-    callingCode: getCountryCallingCode(country as CountryCode),
+    callingCode,
+    trunkPrefix: prefix !== undefined,
     // A trunk prefix of 0 is always written in national form (030 ..., 06 ...); NANP's 1 is optional.
     nationalNumber(digits) {
       if (prefix !== undefined && digits.startsWith(prefix) && fits(digits.slice(prefix.length))) return digits.slice(prefix.length);
@@ -123,6 +208,10 @@ function planOf(country: string): Plan {
 
 /** NANP numbers are written 3-3-4 ((415) 555-2671, 415.555.2671, 1-415-555-2671) or unpunctuated. */
 function nanpGrouping(raw: string): boolean {
-  const groups = raw.split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(',');
+  const groups = raw
+    .split(/\D+/)
+    .filter((g) => g.length > 0)
+    .map((g) => g.length)
+    .join(',');
   return groups === '3,3,4' || groups === '1,3,3,4' || groups === '10' || groups === '11' || groups === '3,7';
 }

@@ -3,8 +3,24 @@
 // numeric recognizers (cards, SSN, NHS, tax ids) try sub-ranges of.
 
 export const PII_ENTITIES = [
-  'EMAIL', 'PHONE', 'CREDIT_CARD', 'IBAN', 'IP_ADDRESS',
-  'US_SSN', 'UK_NINO', 'UK_NHS', 'DE_TAX_ID', 'DE_ID_CARD', 'FR_NIR', 'FR_TAX_ID',
+  'EMAIL',
+  'PHONE',
+  'CREDIT_CARD',
+  'IBAN',
+  'IP_ADDRESS',
+  'US_SSN',
+  'UK_NINO',
+  'UK_NHS',
+  'DE_TAX_ID',
+  'DE_ID_CARD',
+  'FR_NIR',
+  'FR_TAX_ID',
+  'ES_DNI',
+  'ES_NIE',
+  'IT_FISCAL_CODE',
+  'NL_BSN',
+  'PL_PESEL',
+  'PASSPORT',
 ] as const;
 export type PiiEntity = (typeof PII_ENTITIES)[number];
 
@@ -25,8 +41,12 @@ export interface ScanOptions {
   readonly minScore: number;
 }
 
-/** Words that mark a number as something other than personal data (order, tracking, version ...), EN/DE/FR. */
-export const NEGATIVE_CONTEXT = /\b(?:order|invoice|tracking|shipment|parcel|ref|ticket|sku|part\s*(?:no|number|#)|serial|isbn|ean|version|build|release|timestamp|epoch|zeitstempel|horodatage|bestell|rechnung|sendung|auftrag|artikel|kunden-?nr|account|konto|compte|commande|facture|suivi|colis|référence|article)/iu;
+/**
+ * Words that mark a number as something other than personal data (order, tracking, version ...),
+ * EN/DE/FR/ES/IT/NL/PL.
+ */
+export const NEGATIVE_CONTEXT =
+  /\b(?:order|invoice|tracking|shipment|parcel|ref|ticket|sku|part\s*(?:no|number|#)|serial|isbn|ean|version|build|release|timestamp|epoch|zeitstempel|horodatage|bestell|rechnung|sendung|auftrag|artikel|kunden-?nr|account|konto|compte|commande|facture|suivi|colis|référence|article|pedido|factura|referencia|versión|ordine|fattura|riferimento|spedizione|versione|bestelnummer|bestelling|factuur|referentie|zending|versie|zamówieni|faktur|przesyłk|wersj)/iu;
 
 const BEFORE = 48;
 const AFTER = 24;
@@ -46,8 +66,14 @@ export interface ContextScores {
 }
 
 /** Context can move a validated candidate's score; it never rescues one that failed validation. */
-export function contextScore(text: string, start: number, end: number, positive: RegExp, scores: ContextScores,
-  negative: RegExp = NEGATIVE_CONTEXT): number {
+export function contextScore(
+  text: string,
+  start: number,
+  end: number,
+  positive: RegExp,
+  scores: ContextScores,
+  negative: RegExp = NEGATIVE_CONTEXT,
+): number {
   const window = around(text, start, end);
   if (positive.test(window)) return scores.positive;
   if (negative.test(window)) return scores.negative;
@@ -86,7 +112,10 @@ export function digitRuns(text: string): DigitRun[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (!isDigit(text.charCodeAt(i))) { i++; continue; }
+    if (!isDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
     const start = i;
     const groups: Array<{ start: number; end: number }> = [];
     const seps: string[] = [];
@@ -125,8 +154,13 @@ export interface GroupSlice {
  * after it. A slice holds at most `max` digits, so the work per group is bounded and the scan
  * stays linear in the length of the run.
  */
-export function scanSlices(text: string, runs: readonly DigitRun[], min: number, max: number,
-  accept: (slice: GroupSlice) => Candidate | null): Candidate[] {
+export function scanSlices(
+  text: string,
+  runs: readonly DigitRun[],
+  min: number,
+  max: number,
+  accept: (slice: GroupSlice) => Candidate | null,
+): Candidate[] {
   const out: Candidate[] = [];
   for (const run of runs) {
     const { groups } = run;
@@ -142,7 +176,11 @@ export function scanSlices(text: string, runs: readonly DigitRun[], min: number,
       for (let j = last; j >= i && before[j + 1]! - before[i]! >= min; j--) {
         if (before[j + 1]! - before[i]! > max) continue;
         const c = accept(sliceOf(text, run, i, j));
-        if (c !== null) { out.push(c); found = j; break; }
+        if (c !== null) {
+          out.push(c);
+          found = j;
+          break;
+        }
       }
       i = found >= 0 ? found + 1 : i + 1;
     }

@@ -1,0 +1,50 @@
+// /api/v1/mcp/content-policies: what the MCP proxy's content detectors do with what goes into a
+// tool and what comes back (daemon/mcp/content/). Reads any role, writes Admin. The list carries
+// the built-in defaults beside the project's own policies, so a reader sees what is in force.
+import { CONTENT_DEFAULTS, contentPolicyCreateBody, contentPolicyPatchBody } from '../../../shared/mcp-content-schemas.js';
+import type { Deps } from '../../deps.js';
+import type { Route } from '../../http/types.js';
+import { parseInput } from '../../http/validate.js';
+import { createContentPolicy, deleteContentPolicy, listContentPolicies, updateContentPolicy } from '../../mcp/content/policies.js';
+import { actorOf } from '../actor.js';
+
+const ROUTE = '/api/v1/mcp/content-policies';
+
+export function mcpContentRoutes(deps: Deps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: ROUTE,
+      auth: 'viewer',
+      async handler(r) {
+        return { status: 200, body: { defaults: CONTENT_DEFAULTS, policies: await listContentPolicies(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: ROUTE,
+      auth: 'admin',
+      async handler(r) {
+        const body = parseInput(contentPolicyCreateBody, r.body);
+        return { status: 201, body: await createContentPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: `${ROUTE}/:id`,
+      auth: 'admin',
+      async handler(r) {
+        const body = parseInput(contentPolicyPatchBody, r.body);
+        return { status: 200, body: await updateContentPolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${ROUTE}/:id`,
+      auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await deleteContentPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+      },
+    },
+  ];
+}

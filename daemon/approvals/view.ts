@@ -1,0 +1,49 @@
+// What a person deciding an approval needs to see, beside the request itself: the server's and the
+// agent's names, and the held call's arguments as its trace keeps them (display-safe: masked by
+// traces/at-rest.ts, never the sealed original), with what the content policies found in them.
+// Read by GET /approvals and /approvals/{id}, and shown by gatewayctl approvals list | get.
+import { GatewayError } from '../../shared/errors.js';
+import type { Sql } from '../db/connect.js';
+import { getApproval, listOpen, type Approval } from './store.js';
+
+export interface ApprovalView extends Approval {
+  readonly server_name: string | null;
+  readonly agent_name: string | null;
+  /** The held call's arguments as its trace shows them (masked); null for verify requests. */
+  readonly arguments: unknown;
+}
+
+interface Names {
+  id: string;
+  server_name: string | null;
+  agent_name: string | null;
+  arguments: unknown;
+}
+
+async function withNames(sql: Sql, projectId: string, approvals: readonly Approval[]): Promise<ApprovalView[]> {
+  if (approvals.length === 0) return [];
+  const rows = await sql<Names[]>`
+    select a.id, s.name as server_name, g.name as agent_name, c.body -> 'arguments' as arguments
+    from approvals a
+      left join mcp_servers s on s.id = a.server_id and s.project_id = a.project_id
+      left join agents g on g.id = a.agent_id and g.project_id = a.project_id
+      left join trace_content c on c.trace_id = a.trace_id and a.kind = 'mcp'
+    where a.project_id = ${projectId} and a.id in ${sql(approvals.map((a) => a.id))}`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return approvals.map((a) => {
+    const n = byId.get(a.id);
+    return { ...a, server_name: n?.server_name ?? null, agent_name: n?.agent_name ?? null, arguments: n?.arguments ?? null };
+  });
+}
+
+/** The open requests, oldest first, with names and arguments. */
+export async function listOpenViews(sql: Sql, projectId: string): Promise<ApprovalView[]> {
+  return withNames(sql, projectId, await listOpen(sql, projectId));
+}
+
+/** One request of the project, whatever its state (404 not_found otherwise). */
+export async function getApprovalView(sql: Sql, projectId: string, id: string): Promise<ApprovalView> {
+  const [view] = await withNames(sql, projectId, [await getApproval(sql, projectId, id)]);
+  if (!view) throw new GatewayError('not_found', 'No approval request with this id.');
+  return view;
+}

@@ -1,0 +1,200 @@
+// Runs the content detectors over every string inside a JSON value (a call's arguments, a result):
+// each finding carries the JSON path of its string and what its policy makes of it. Pure and
+// synchronous, like verify's scan: a detector that throws, runs past the budget, or whose stored
+// configuration no longer parses ends the inspection (fail closed), naming the error class.
+import type { TextOrigin } from '../../verify/detectors/types.js';
+import { injectionLevel, type InjectionConfig } from '../../verify/detectors/injection.js';
+import { DETECTORS } from '../../verify/detectors/index.js';
+import type { Finding } from '../../verify/detectors/types.js';
+import { Redactor } from '../../verify/redact.js';
+import type { ContentRule } from './effective.js';
+
+export type ContentEffect = 'BLOCK' | 'REDACT' | 'FLAG';
+
+/** What the trace, the refusal and the approval show: types, paths and scores, never the values. */
+export interface ContentFinding {
+  readonly detector: string;
+  readonly entity: string;
+  readonly path: string;
+  readonly score: number;
+  readonly rule?: string;
+  readonly effect: ContentEffect;
+}
+
+interface Located {
+  readonly finding: ContentFinding;
+  readonly span: Finding;
+  /** The string's full path (the finding shows shownPath of it). */
+  readonly path: string;
+}
+
+export type Inspection =
+  | { readonly ok: true; readonly findings: readonly ContentFinding[]; readonly located: readonly Located[] }
+  | {
+      readonly ok: false;
+      readonly errorClass: 'detector_error' | 'detector_timeout' | 'policy_config_invalid';
+      readonly detector: string;
+      readonly findings: readonly ContentFinding[];
+    };
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The path of the container holding `path`'s value (paths as childPath writes them). */
+function parentOf(path: string): string {
+  if (path.endsWith(']')) {
+    // [n] or ["key"]: the bracket that opens it is the last one outside a quoted key.
+    const quoted = path.endsWith('"]') ? path.lastIndexOf('["') : -1;
+    return path.slice(0, quoted >= 0 ? quoted : path.lastIndexOf('['));
+  }
+  return path.slice(0, path.lastIndexOf('.'));
+}
+
+function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
+/** A member of an object left out of inspection (binary content, protocol metadata). */
+export type Skip = (key: string, parent: Readonly<Record<string, unknown>>) => boolean;
+
+/** A key that is a plain name is no one's words; any other key is text a model reads too. */
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]{0,39}$/;
+/** What the path of a key's own text ends with (its member's path comes before). */
+export const KEY_SUFFIX = ' (key)';
+
+/**
+ * Every string in `value` with its JSON path, depth first in document order, without recursion (a
+ * hostile upstream's nesting cannot exhaust the stack); members `skip` names are left out. A key
+ * that is not a plain name is a string too (path: its member's, then " (key)"): an instruction can
+ * hide in a key of structured content as well as in a value.
+ */
+export function stringsIn(value: unknown, skip?: Skip): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  const stack: { path: string; value: unknown }[] = [{ path: '$', value }];
+  while (stack.length > 0) {
+    const { path, value: v } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v !== '') out.push({ path, text: v });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ path: childPath(path, i), value: v[i] });
+    } else if (typeof v === 'object' && v !== null) {
+      const record = v as Record<string, unknown>;
+      const entries = Object.entries(record);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        if (skip?.(key, record) === true) continue;
+        stack.push({ path: childPath(path, key), value: child });
+        if (!PLAIN_KEY.test(key)) stack.push({ path: childPath(path, key) + KEY_SUFFIX, value: key });
+      }
+    }
+  }
+  return out;
+}
+
+/** The classifiers' names in an injection finding's rules: a finding of theirs alone is a model's opinion. */
+const MODELS: ReadonlySet<string> = new Set(['model.classifier', 'model.onnx']);
+
+/**
+ * What one finding makes of its rule's action: injection below the block threshold only flags, and
+ * so does injection only a classifier saw. Tool arguments and results are not the prompts the shipped
+ * model learned from (a status line such as "Long running operation completed. Duration: 0.2
+ * seconds, Steps: 4." scored 0.84): on the MCP path a BLOCK needs a rule to agree.
+ */
+function effectOf(rule: ContentRule, f: Finding): ContentEffect | null {
+  if (rule.detector !== 'injection') return rule.action;
+  const level = injectionLevel(f.score, rule.config as InjectionConfig);
+  if (level === 'low') return null;
+  const modelOnly = (f.rule ?? '').split(',').every((name) => MODELS.has(name));
+  return level === 'high' && !modelOnly ? (rule.action as ContentEffect) : 'FLAG';
+}
+
+/** The detectors of `rules` over every string of `value` (but what `skip` leaves out); `origin` is whose words they are. */
+export function inspect(value: unknown, rules: readonly ContentRule[], origin: TextOrigin, budgetMs: number, skip?: Skip): Inspection {
+  const findings: ContentFinding[] = [];
+  const located: Located[] = [];
+  if (rules.length === 0) return { ok: true, findings, located };
+  const strings = stringsIn(value, skip);
+  for (const rule of rules) {
+    if (rule.config === undefined) return { ok: false, errorClass: 'policy_config_invalid', detector: rule.detector, findings };
+    const detector = DETECTORS[rule.detector]!;
+    for (const { path, text } of strings) {
+      const started = performance.now();
+      let found: Finding[];
+      try {
+        found = detector.detect(text, rule.config, { origin });
+      } catch {
+        return { ok: false, errorClass: 'detector_error', detector: rule.detector, findings };
+      }
+      if (performance.now() - started > budgetMs) return { ok: false, errorClass: 'detector_timeout', detector: rule.detector, findings };
+      for (const span of found) {
+        const wanted = effectOf(rule, span);
+        if (wanted === null) continue;
+        // A key cannot be masked (its value would lose its name): what would be masked is blocked.
+        const effect = wanted === 'REDACT' && path.endsWith(KEY_SUFFIX) ? 'BLOCK' : wanted;
+        const finding: ContentFinding = {
+          detector: span.detector,
+          entity: span.entity,
+          path: shownPath(path), // a key may be anyone's text, a card number or a secret: never kept
+          score: Math.round(span.score * 1000) / 1000,
+          ...(span.rule !== undefined ? { rule: span.rule } : {}),
+          effect,
+        };
+        findings.push(finding);
+        located.push({ finding, span, path });
+      }
+    }
+  }
+  return { ok: true, findings, located };
+}
+
+/** The strongest effect among findings: BLOCK > REDACT > FLAG; null when there are none. */
+export function strongest(findings: readonly ContentFinding[]): ContentEffect | null {
+  if (findings.some((f) => f.effect === 'BLOCK')) return 'BLOCK';
+  if (findings.some((f) => f.effect === 'REDACT')) return 'REDACT';
+  return findings.length > 0 ? 'FLAG' : null;
+}
+
+/**
+ * `value` with every REDACT finding's span replaced by its typed placeholder ([AWS_ACCESS_KEY_1]),
+ * one numbering across the whole value; strings without one are kept as they are.
+ */
+export function redactValue(value: unknown, located: readonly Located[]): unknown {
+  const byPath = new Map<string, Finding[]>();
+  for (const l of located) if (l.finding.effect === 'REDACT') byPath.set(l.path, [...(byPath.get(l.path) ?? []), l.span]);
+  if (byPath.size === 0) return value;
+  // Paths are walked in document order (stringsIn's), so placeholders number as the text reads.
+  const redactor = new Redactor();
+  const masked = new Map<string, string>();
+  for (const { path, text } of stringsIn(value)) {
+    const spans = byPath.get(path);
+    if (spans) masked.set(path, redactor.redact(text, spans).text);
+  }
+  // Only the containers on the way to a masked string are copied; the rest is shared.
+  const onTheWay = new Set<string>();
+  for (const path of masked.keys()) for (let p = path; p !== '$'; p = parentOf(p)) onTheWay.add(parentOf(p));
+  const walk = (v: unknown, path: string): unknown => {
+    if (typeof v === 'string') return masked.get(path) ?? v;
+    if (!onTheWay.has(path)) return v;
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, childPath(path, i)));
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, childPath(path, k))]));
+    return v;
+  };
+  return walk(value, '$');
+}
+
+const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
+
+/**
+ * A path as findings carry it (traces, error.data, messages, approvals): a key that is not a plain
+ * identifier becomes ["…"]. Keys are the upstream's (or caller's) own text: one may be a card number
+ * or a secret (which a trace must not keep) or "ignore your previous instructions" (which must not
+ * reach the model inside the gateway's own message).
+ */
+export function shownPath(path: string): string {
+  const safe = path.replace(QUOTED_KEY, '["…"]');
+  return safe.length <= 120 ? safe : `${safe.slice(0, 119)}…`;
+}
+
+/** Findings as error.data and approvals show them: what and where, no scores or rules. */
+export const findingSummary = (findings: readonly ContentFinding[]) =>
+  findings.map((f) => ({ detector: f.detector, entity: f.entity, path: f.path, effect: f.effect }));

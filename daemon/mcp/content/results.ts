@@ -1,0 +1,216 @@
+// What comes back from an upstream, one JSON-RPC message at a time, before it is passed on: the
+// answer to a tools/call, resources/read or prompts/get the caller waits for, and the server's own
+// requests to the client (sampling/createMessage, elicitation/create). Every string of an answer is
+// data the model will read (origin `data`, so instructions addressed to the model count); a server's
+// request is read as the server's own prompt (origin `prompt`: asking is what it is for). Binary
+// content (a `blob`, the `data` of an image or audio item) is passed on and counted; protocol members
+// (`resultType`, `type`, `mimeType`) holding a plain token are skipped.
+//
+//   BLOCK (injection at high confidence by default) in an answer: withheld. A tools/call gets a
+//         valid result with isError true and a short text naming the finding and the trace; other
+//         methods a -32003 CONTENT_BLOCKED error (their results have no isError);
+//   BLOCK in a server's request: not shown to the client; the server is answered with -32003;
+//   REDACT (secrets by default): the values masked with typed placeholders, the rest unchanged;
+//   FLAG: passed on, recorded.
+// A detector that cannot run withholds the answer or refuses the request (fail closed).
+// Pure: the caller writes the trace (MCP_CONTENT) and answers the server.
+import type { TextOrigin } from '../../verify/detectors/types.js';
+import type { ContentRule } from './effective.js';
+import { findingSummary, inspect, redactValue, strongest, type ContentFinding, type Skip } from './inspect.js';
+
+/** Answers whose results are inspected: the methods that bring content to the model. */
+const INSPECTED_RESULTS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+/** Server-to-client requests whose parameters are inspected: they put text in front of the model or the user. */
+const INSPECTED_REQUESTS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
+
+/**
+ * What one inspector keeps for its trace: a server's GET stream can live for hours and carry any
+ * number of messages, so findings and originals are bounded (the rest counted) and memory stays flat.
+ */
+const MAX_KEPT_FINDINGS = 200;
+const MAX_KEPT_ORIGINALS = 20;
+
+export type ResultOutcome = 'withheld' | 'masked' | 'flagged' | 'refused_to_server';
+
+/** What a message becomes: passed on (perhaps rewritten), or kept from the client and the server answered. */
+export type MessageVerdict =
+  | { readonly kind: 'pass'; readonly message: unknown }
+  | { readonly kind: 'refuse_server_request'; readonly id: string | number; readonly error: Record<string, unknown> };
+
+/**
+ * Members that are protocol, not content (`resultType` "complete" is no one's words): skipped when
+ * their value is a token that cannot hold a sentence; anything else in them is inspected like content.
+ */
+const PROTOCOL_MEMBERS: ReadonlySet<string> = new Set(['resultType', 'type', 'mimeType']);
+const TOKEN = /^[\w./+-]{0,64}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function binaryMember(key: string, parent: Readonly<Record<string, unknown>>): boolean {
+  return key === 'blob' || (key === 'data' && (parent.type === 'image' || parent.type === 'audio'));
+}
+
+/** Everything one answer stream brought back: findings in order, what was done, binary items passed. */
+export class ResultInspector {
+  readonly findings: (ContentFinding & { readonly message: string })[] = [];
+  readonly outcomes = new Set<ResultOutcome>();
+  /** The messages as the upstream sent them, of those withheld, masked or refused (sealed at audit level full). */
+  readonly originals: unknown[] = [];
+  errorClass: string | null = null;
+  binaryItems = 0;
+
+  constructor(
+    private readonly rules: readonly ContentRule[],
+    private readonly budgetMs: number,
+    /** The request the caller waits an answer for (id and method); null on the server's GET stream. */
+    private readonly awaited: { readonly id: string | number; readonly method: string } | null,
+    /** The id of the trace this inspection will be written under, named in a withheld answer. */
+    readonly traceId: string,
+  ) {}
+
+  /** Findings past MAX_KEPT_FINDINGS, counted, not kept. */
+  findingsDropped = 0;
+  /** Originals past MAX_KEPT_ORIGINALS, counted, not kept. */
+  originalsDropped = 0;
+
+  private keepOriginal(message: unknown): void {
+    if (this.originals.length < MAX_KEPT_ORIGINALS) this.originals.push(message);
+    else this.originalsDropped++;
+  }
+
+  /** Whether any message of this stream can be inspected at all (no rule: nothing to do). */
+  get active(): boolean {
+    return this.rules.length > 0;
+  }
+
+  /** True when the stream gave something a trace must record. */
+  get noteworthy(): boolean {
+    return this.findings.length > 0 || this.outcomes.size > 0 || this.errorClass !== null;
+  }
+
+  /** BLOCKED (withheld or refused), MODIFIED (masked), FLAGGED, or PASSED. */
+  get decision(): 'BLOCKED' | 'MODIFIED' | 'FLAGGED' | 'PASSED' {
+    if (this.outcomes.has('withheld') || this.outcomes.has('refused_to_server')) return 'BLOCKED';
+    if (this.outcomes.has('masked')) return 'MODIFIED';
+    return this.findings.length > 0 ? 'FLAGGED' : 'PASSED';
+  }
+
+  inspectMessage(message: unknown): MessageVerdict {
+    if (!this.active || !isObject(message)) return { kind: 'pass', message };
+    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
+      return INSPECTED_REQUESTS.has(message.method) ? this.serverRequest(message, message.id) : { kind: 'pass', message };
+    }
+    const awaited = this.awaited;
+    if (awaited === null || message.id !== awaited.id || !('result' in message) || !INSPECTED_RESULTS.has(awaited.method))
+      return { kind: 'pass', message };
+    return { kind: 'pass', message: this.answer(message, awaited) };
+  }
+
+  private readonly skip: Skip = (key, parent) => {
+    if (PROTOCOL_MEMBERS.has(key)) {
+      const value = parent[key];
+      if (typeof value === 'string' && TOKEN.test(value)) return true;
+    }
+    if (!binaryMember(key, parent)) return false;
+    this.binaryItems++;
+    return true;
+  };
+
+  /** Inspects `value` for a message of kind `what`; the strongest effect, or 'failed'. */
+  private examine(
+    value: unknown,
+    what: string,
+    origin: TextOrigin,
+  ): { effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown } {
+    let seen: ReturnType<typeof inspect>;
+    try {
+      seen = inspect(value, this.rules, origin, this.budgetMs, this.skip);
+    } catch {
+      this.errorClass = 'detector_error';
+      return { effect: 'failed' };
+    }
+    for (const f of seen.findings) {
+      if (this.findings.length < MAX_KEPT_FINDINGS) this.findings.push({ ...f, message: what });
+      else this.findingsDropped++;
+    }
+    if (!seen.ok) {
+      this.errorClass = seen.errorClass;
+      return { effect: 'failed' };
+    }
+    const effect = strongest(seen.findings);
+    if (effect !== 'REDACT') return { effect };
+    try {
+      return { effect, masked: redactValue(value, seen.located) };
+    } catch {
+      this.errorClass = 'detector_error'; // a value too deep to rebuild: withheld rather than passed unmasked
+      return { effect: 'failed' };
+    }
+  }
+
+  private answer(message: Record<string, unknown>, awaited: { id: string | number; method: string }): unknown {
+    const seen = this.examine(message.result, `result of ${awaited.method}`, 'data');
+    if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
+    if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
+      this.outcomes.add('withheld');
+      return this.withheld(message, awaited, seen.effect === 'failed');
+    }
+    if (seen.effect === 'REDACT') {
+      this.outcomes.add('masked');
+      return { ...message, result: seen.masked };
+    }
+    if (seen.effect === 'FLAG') this.outcomes.add('flagged');
+    return message;
+  }
+
+  private withheld(message: Record<string, unknown>, awaited: { method: string }, failed: boolean): unknown {
+    const blocking = this.findings.filter((f) => f.effect === 'BLOCK');
+    const why = failed
+      ? `its content could not be inspected (${this.errorClass})`
+      : `a content policy found ${[...new Set(blocking.map((f) => `${f.entity} in ${f.path}`))].slice(0, 3).join(', ')}`;
+    const text = `The gateway withheld this result: ${why}. Trace ${this.traceId}.`;
+    if (awaited.method === 'tools/call') {
+      // A valid result of the era the server speaks: a 2026-era client requires its resultType.
+      const era = isObject(message.result) && 'resultType' in message.result ? { resultType: 'complete' } : {};
+      return { ...message, result: { ...era, content: [{ type: 'text', text }], isError: true } };
+    }
+    const { result: _withheld, ...rest } = message;
+    return {
+      ...rest,
+      error: {
+        code: -32003,
+        message: text,
+        data: {
+          reason: failed ? 'CONTENT_CHECK_FAILED' : 'CONTENT_BLOCKED',
+          trace_id: this.traceId,
+          ...(failed ? { error_class: this.errorClass } : { findings: findingSummary(blocking) }),
+        },
+      },
+    };
+  }
+
+  private serverRequest(message: Record<string, unknown>, id: string | number): MessageVerdict {
+    // A sampling request is a prompt, an elicitation a question to the user: instructions are what they
+    // are, so they are read as the server's own words (origin prompt), where only injection counts.
+    const seen = this.examine(message.params ?? {}, `request ${String(message.method)}`, 'prompt');
+    if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
+    if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
+      this.outcomes.add('refused_to_server');
+      const reason = seen.effect === 'failed' ? 'CONTENT_CHECK_FAILED' : 'CONTENT_BLOCKED';
+      return {
+        kind: 'refuse_server_request',
+        id,
+        error: {
+          code: -32003,
+          message: `The gateway refused this ${String(message.method)} request: ${reason === 'CONTENT_BLOCKED' ? 'a content policy blocks what it carries' : 'its content could not be inspected'}.`,
+          data: { reason, trace_id: this.traceId },
+        },
+      };
+    }
+    if (seen.effect === 'REDACT') {
+      this.outcomes.add('masked');
+      return { kind: 'pass', message: { ...message, params: seen.masked } };
+    }
+    if (seen.effect === 'FLAG') this.outcomes.add('flagged');
+    return { kind: 'pass', message };
+  }
+}

@@ -1,0 +1,97 @@
+// The targeted MCP stop (POST /mcp/emergency-stop, Admin): scope `server` blocks the server if it
+// is ACTIVE (any other status stays as it is) and ends its approvals; scope `agent` ends the
+// agent's approvals. "Ends" covers every approval that could still let a call through: open ones
+// (PENDING, unexpired) and approved ones not yet used, all CANCELLED. Each stop is an admin-log
+// entry (the ledger-attested log, OCSF Entity Management) and a POLICY_CHANGE trace, in the same
+// transaction as its effects. Scope `all` was removed (400 mcp_scope_all_removed: use the project
+// emergency stop); target_id is required. Every refusal is checked before anything is written.
+import { z } from 'zod';
+import { GatewayError } from '../../../shared/errors.js';
+import { endMcpApprovals } from '../../approvals/store.js';
+import type { Sql } from '../../db/connect.js';
+import { parseInput } from '../../http/validate.js';
+import { appendAdmin, appendTraces } from '../../ledger/append.js';
+import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
+import { getServerRow } from './registry.js';
+
+const stopBody = z
+  .object({
+    scope: z.enum(['server', 'agent'], { error: 'must be server or agent' }),
+    target_id: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
+    reason: z.string().max(2000).optional(),
+  })
+  .strict();
+export type StopBody = z.output<typeof stopBody>;
+
+/** Scope `all` answers before any other check: it names the removed behaviour. */
+export function parseStopBody(body: unknown): StopBody {
+  if (typeof body === 'object' && body !== null && (body as { scope?: unknown }).scope === 'all')
+    throw new GatewayError('mcp_scope_all_removed');
+  return parseInput(stopBody, body);
+}
+
+export interface StopReply {
+  scope: 'server' | 'agent';
+  target_id: string;
+  reason: string | null;
+  approvals_ended: number;
+  previous_status?: string;
+  server_status?: string;
+}
+
+const ENDED = 'ended by the MCP emergency stop';
+
+export async function mcpEmergencyStop(sql: Sql, projectId: string, body: StopBody, actor: Actor): Promise<StopReply> {
+  const reason = body.reason ?? null;
+  return sql.begin(async (tx) => {
+    let reply: StopReply;
+    if (body.scope === 'server') {
+      const server = await getServerRow(tx, projectId, body.target_id, true);
+      const next = server.status === 'ACTIVE' ? 'BLOCKED' : server.status;
+      if (next !== server.status) await tx`update mcp_servers set status = ${next}, updated_at = now() where id = ${server.id}`;
+      const ended = await endMcpApprovals(tx, projectId, { serverId: server.id }, ENDED);
+      reply = {
+        scope: 'server',
+        target_id: server.id,
+        reason,
+        approvals_ended: ended,
+        previous_status: server.status,
+        server_status: next,
+      };
+      await appendAdmin(tx, projectId, [
+        adminEntry(actor, {
+          action: 'mcp.emergency_stop.server',
+          activity: 'suspend',
+          targetType: 'mcp_server',
+          targetId: server.id,
+          details: { name: server.name, reason, from: server.status, to: next, approvals_ended: ended },
+        }),
+      ]);
+    } else {
+      const [agent] = await tx<{ id: string }[]>`select id from agents where project_id = ${projectId} and id = ${body.target_id}`;
+      if (!agent) throw new GatewayError('not_found', 'No agent with this id.');
+      const ended = await endMcpApprovals(tx, projectId, { agentId: agent.id }, ENDED);
+      reply = { scope: 'agent', target_id: agent.id, reason, approvals_ended: ended };
+      await appendAdmin(tx, projectId, [
+        adminEntry(actor, {
+          action: 'mcp.emergency_stop.agent',
+          activity: 'suspend',
+          targetType: 'agent',
+          targetId: agent.id,
+          details: { reason, approvals_ended: ended },
+        }),
+      ]);
+    }
+    await appendTraces(tx, projectId, [
+      {
+        traceType: 'MCP_EMERGENCY_STOP',
+        decision: 'POLICY_CHANGE',
+        actionName: `mcp.emergency_stop.${body.scope}`,
+        reason: `MCP emergency stop (${body.scope} ${body.target_id}) by ${actorLabel(actor)}${reason ? `: ${reason}` : ''}`,
+        agentId: body.scope === 'agent' ? body.target_id : null,
+        content: { ...reply, actor: actorLabel(actor), request_id: actor.requestId },
+      },
+    ]);
+    return reply;
+  });
+}

@@ -1,0 +1,22 @@
+// Who may call the gateway: the three roles (lowest first), the kinds of credential, and the
+// principal a credential resolves to. One definition for the daemon (authentication, the admin
+// log, role checks) and gatewayctl (what `keys list` and `keys create` show).
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function roleAtLeast(have: Role | null, need: Role): boolean {
+  return have !== null && ROLES.indexOf(have) >= ROLES.indexOf(need);
+}
+
+export type CredentialKind = 'project_key' | 'user_token' | 'extension';
+
+export interface Principal {
+  readonly credentialId: string;
+  readonly projectId: string;
+  readonly kind: CredentialKind;
+  readonly role: Role | null;
+  /** The resolvable identity: the user id of a user token, null for project and extension keys. */
+  readonly userId: string | null;
+  readonly name: string;
+  readonly projectStopped: boolean;
+}

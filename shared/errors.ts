@@ -79,6 +79,11 @@ export const ERRORS = {
     message:
       'The server address is loopback, private, link-local or otherwise internal (checked on the resolved address) and not in GATEWAY_UPSTREAM_ALLOW.',
   },
+  notification_url_forbidden: {
+    status: 400,
+    message:
+      'The notification URL resolves to a loopback, private, link-local or otherwise internal address that is not in GATEWAY_UPSTREAM_ALLOW.',
+  },
   auth_method_unsupported: {
     status: 400,
     message: "The server's auth_method cannot be attached by the gateway (supported: none, bearer, header).",
@@ -161,6 +166,8 @@ export const MCP_RPC_ERRORS = {
     message: 'The content of the call could not be inspected; it is refused (fail closed).',
   },
   APPROVAL_DENIED: { rpc: -32003, status: 200, message: 'The approval request for this call was denied.' },
+  PROJECT_EMERGENCY_STOP: { rpc: -32003, status: 200, message: 'The project emergency stop is active; the call was not forwarded.' },
+  CREDENTIAL_REVOKED: { rpc: -32003, status: 200, message: 'The key that made the call was revoked; the call was not forwarded.' },
   TOOL_REQUIRES_APPROVAL: { rpc: -32004, status: 200, message: 'The call is held for approval.' },
   NO_TOOL_RULE_REQUIRE_APPROVAL: { rpc: -32004, status: 200, message: 'No rule applies to this tool; the call is held for approval.' },
   PENDING_APPROVALS_LIMIT: { rpc: -32005, status: 200, message: 'Too many approval requests are already pending for this agent.' },

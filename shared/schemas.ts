@@ -27,6 +27,9 @@ export const AUDIT_LEVELS = ['minimal', 'standard', 'full'] as const;
 export const MCP_TOOLS_LIST_MODES = ['admitted', 'callable', 'upstream'] as const;
 export type McpToolsListMode = (typeof MCP_TOOLS_LIST_MODES)[number];
 
+/** The longest a held MCP call may wait for its decision: the setting's and the header's maximum, in seconds. */
+export const APPROVAL_WAIT_MAX_SECONDS = 900;
+
 export const projectPatchBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -39,6 +42,7 @@ export const projectPatchBody = z
     monthly_base_fee_eur: z.number().min(0).max(1e9).optional(),
     overage_eur_per_1000: z.number().min(0).max(1e6).optional(),
     mcp_tools_list: z.enum(MCP_TOOLS_LIST_MODES).optional(),
+    approval_wait_seconds: z.number().int().min(0).max(APPROVAL_WAIT_MAX_SECONDS).optional(),
   })
   .strict();
 
@@ -61,6 +65,7 @@ export interface ProjectSettings {
   monthly_base_fee_eur: number;
   overage_eur_per_1000: number;
   mcp_tools_list: McpToolsListMode;
+  approval_wait_seconds: number;
   created_at: string;
   updated_at: string;
 }

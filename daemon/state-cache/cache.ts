@@ -27,6 +27,8 @@ export const TABLE_FEEDS: Readonly<Record<string, readonly (Kind | 'credential')
   credentials: ['credential'],
   project_stops: ['credential'],
   projects: ['project'],
+  // Nothing cached: a change of an approval's status (00018) only wakes the calls waiting on it (watch).
+  approvals: [],
 });
 
 const ALL_KINDS: readonly (Kind | 'credential')[] = [
@@ -105,6 +107,7 @@ export class StateCache {
   private readonly projects = new Map<string, Map<string, Entry>>();
   private readonly credentials = new Map<string, CredentialEntry>();
   private readonly markers: string[] = [];
+  private readonly watchers = new Set<ChangeWatcher>();
 
   constructor(limits: Partial<CacheLimits> = {}, now: () => number = Date.now) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -150,6 +153,17 @@ export class StateCache {
     const feeds = typeof parsed.t === 'string' ? TABLE_FEEDS[parsed.t] : undefined;
     if (typeof parsed.p !== 'string' || feeds === undefined) return this.reset();
     this.invalidate(parsed.p, feeds);
+    for (const w of this.watchers) w(parsed.t as string, parsed.p);
+  }
+
+  /**
+   * Calls `w` after each notification with its table and project, and with (null, null) whenever
+   * anything may have changed unseen (a reset: the listener came back, or an unreadable payload).
+   * Returns the function that stops the calls.
+   */
+  watch(w: ChangeWatcher): () => void {
+    this.watchers.add(w);
+    return () => this.watchers.delete(w);
   }
 
   /**
@@ -276,8 +290,12 @@ export class StateCache {
     this.generations.clear();
     this.projects.clear();
     this.credentials.clear();
+    for (const w of this.watchers) w(null, null);
   }
 }
+
+/** Told of a change: a table of a project, or (null, null) for anything. */
+export type ChangeWatcher = (table: string | null, projectId: string | null) => void;
 
 const attached = new WeakMap<object, StateCache>();
 

@@ -1,6 +1,6 @@
 // gatewayctl project set: changes only the settings named by flags (PATCH /api/v1/project).
 import { Flags } from '@oclif/core';
-import { AUDIT_LEVELS, MCP_TOOLS_LIST_MODES, projectPatchBody } from '../../../shared/schemas.js';
+import { APPROVAL_WAIT_MAX_SECONDS, AUDIT_LEVELS, MCP_TOOLS_LIST_MODES, projectPatchBody } from '../../../shared/schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
 import { UsageError } from '../../errors.js';
@@ -26,6 +26,7 @@ const FIELDS = {
   'monthly-base-fee-eur': 'monthly_base_fee_eur',
   'overage-eur-per-1000': 'overage_eur_per_1000',
   'mcp-tools-list': 'mcp_tools_list',
+  'approval-wait-seconds': 'approval_wait_seconds',
 } as const;
 
 export default class ProjectSet extends GatewayCommand {
@@ -34,6 +35,7 @@ export default class ProjectSet extends GatewayCommand {
     '<%= config.bin %> project set --audit-detail-level full --retention-days 90',
     '<%= config.bin %> project set --no-attestation',
     '<%= config.bin %> project set --mcp-tools-list callable',
+    '<%= config.bin %> project set --approval-wait-seconds 120',
   ];
 
   static override flags = {
@@ -49,6 +51,9 @@ export default class ProjectSet extends GatewayCommand {
     'mcp-tools-list': Flags.string({
       summary: "What the MCP proxy leaves of a tools/list answer: admitted tools, callable ones, or the upstream's answer.",
       options: [...MCP_TOOLS_LIST_MODES],
+    }),
+    'approval-wait-seconds': Flags.integer({
+      summary: `How long the MCP proxy keeps a held call open for its decision (0 to ${APPROVAL_WAIT_MAX_SECONDS}; 0: answer -32004 at once).`,
     }),
   };
 

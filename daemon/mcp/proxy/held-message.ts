@@ -43,3 +43,15 @@ export function deniedMessage(a: Pick<Approval, 'id' | 'decided_by' | 'comment'>
   const comment = a.comment ? ` ("${clip(a.comment, 200)}")` : '';
   return `Approval ${a.id} for this call to tool "${clip(tool, 100)}" was denied${by}${comment}. The call was not forwarded; repeat it without this approval id to ask again.`;
 }
+
+/** The text of a wait (approval-wait.ts) that ended without a decision to act on. */
+export function waitEndedMessage(
+  f: Pick<HeldFacts, 'tool' | 'server' | 'approvalId'>,
+  end: 'expired' | 'unavailable',
+  heldText: string,
+): string {
+  const what = `the call to tool "${clip(f.tool, 100)}" on server "${clip(f.server, 100)}"`;
+  return end === 'expired'
+    ? `Approval ${f.approvalId} for ${what} expired while the call waited; nothing was forwarded. Repeat the call to ask again.`
+    : `The gateway could not read or apply the decision on approval ${f.approvalId} for ${what}; nothing was forwarded. ${heldText}`;
+}

@@ -203,6 +203,14 @@ export async function loadToolsListView(sql: Sql, projectId: string, serverId: s
   return { mode, tools, capability: agent?.capability ?? null };
 }
 
+/** The project's approval_wait_seconds: how long a held call waits for its decision when the client names no wait. */
+export function loadApprovalWait(sql: Sql, projectId: string): Promise<number> {
+  return cached(sql, projectId, 'project', 'approval_wait_seconds', async () => {
+    const [row] = await sql<{ approval_wait_seconds: number }[]>`select approval_wait_seconds from projects where id = ${projectId}`;
+    return row?.approval_wait_seconds ?? 0;
+  });
+}
+
 async function selectToolsListMode(sql: Sql, projectId: string): Promise<McpToolsListMode> {
   const [row] = await sql<{ mcp_tools_list: McpToolsListMode }[]>`select mcp_tools_list from projects where id = ${projectId}`;
   return row?.mcp_tools_list ?? MCP_TOOLS_LIST_MODES[0];

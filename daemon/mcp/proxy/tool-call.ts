@@ -9,9 +9,12 @@
 //      trace in one transaction (approvals/held-call.ts). A repeat that finds its approval already spent by a
 //      concurrent one is decided again with that knowledge (held anew). If no store takes the
 //      trace, the call is refused with 503 and no body (as verify), and nothing is forwarded;
-//   4. forward through the caller's own session (relay) or a one-off gateway session, stream the
+//   4. a held call whose client asked to wait (approval-wait.ts) stays open until the decision, then
+//      is decided again here as a repeat presenting the approval id would be;
+//   5. forward through the caller's own session (relay) or a one-off gateway session, stream the
 //      answer back, and record the upstream outcome after (outcomes.ts).
 import { randomUUID } from 'node:crypto';
+import { MCP_RPC_ERRORS } from '../../../shared/errors.js';
 import type { Deps } from '../../deps.js';
 import { findApproval, type McpBinding } from '../../approvals/store.js';
 import { databaseDegraded } from '../../db/availability.js';
@@ -25,7 +28,8 @@ import { answerThroughGatewaySession } from './gateway-session.js';
 import { relay, upstreamLimits, type RelayResult } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
 import { forwardUnderApproval, holdCall } from '../../approvals/held-call.js';
-import { loadCallContext, pendingCountFor } from './load.js';
+import { loadApprovalWait, loadCallContext, pendingCountFor } from './load.js';
+import { acceptsEventStream, requestedWait, waitForDecision } from './approval-wait.js';
 import type { OutcomeRecorder } from './outcomes.js';
 import { runStages, TOOL_CALL_STAGES, type Decision } from './pipeline.js';
 import { heldMessage, type Rejected } from './held-message.js';
@@ -52,6 +56,8 @@ export interface CallRequest {
   readonly ownSession: boolean;
   /** The caller's Mcp-Session-Id, already checked to be bound to its credential. */
   readonly sessionId: string | undefined;
+  /** Set when a waiting call is decided again: the approval it waited on (never waits twice). */
+  readonly waitedOn?: string;
 }
 
 interface Settled {
@@ -142,6 +148,8 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
   if (fromHeader !== undefined && split.approvalId !== undefined && fromHeader !== split.approvalId) {
     return invalidParams(msg, 'X-Gateway-Approval-Id and arguments._gateway_approval_id name different approvals');
   }
+  const wait = requestedWait(r.req.headers);
+  if (typeof wait === 'object') return invalidParams(msg, wait.invalid);
   const projectId = r.principal.projectId;
   const ctx = await loadCallContext(deps.sql, projectId, {
     server,
@@ -150,7 +158,7 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
     toolName: params.name,
     argumentsHash: argumentsHash(split.forwarded),
     arguments: split.forwarded,
-    approvalId: fromHeader ?? split.approvalId ?? null,
+    approvalId: call.waitedOn ?? fromHeader ?? split.approvalId ?? null,
     maxPendingPerAgent: deps.config.maxPendingApprovalsPerAgent,
     detectorBudgetMs: deps.config.detectorBudgetMs,
   });
@@ -174,13 +182,48 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
       trace_id: settled.written.id,
       ...(settled.approvalId ? { approval_id: settled.approvalId } : {}),
     };
-    const reply = rpcError(msg.id, refusal.code, data, heldText(settled) ?? refusal.detail.message);
+    const message = heldText(settled) ?? refusal.detail.message;
+    const waitSeconds = await waitFor(deps, call, settled, wait);
+    if (waitSeconds > 0 && settled.approvalId !== null && settled.expiresAt !== null) {
+      const waitedOn = settled.approvalId;
+      return waitForDecision(
+        deps,
+        {
+          projectId,
+          credentialId: r.principal.credentialId,
+          rpcId: msg.id,
+          approvalId: waitedOn,
+          expiresAt: settled.expiresAt,
+          tool: settled.ctx.toolName,
+          server: server.name,
+          waitSeconds,
+          progressToken: progressTokenOf(params),
+          held: { reason: refusal.code, data, message: message ?? MCP_RPC_ERRORS[refusal.code].message },
+          headers,
+        },
+        () => handleToolCall(deps, { ...call, waitedOn }),
+      );
+    }
+    const reply = rpcError(msg.id, refusal.code, data, message);
     return { status: reply.status, body: reply.body, headers };
   }
   const { arguments: _dropped, ...rest } = params;
   const forwarded = settled.d.state.forwardArguments ?? split.forwarded; // masked by a REDACT content policy
   const forwardedParams = forwarded === undefined ? rest : { ...rest, arguments: forwarded };
   return forwardCall(deps, call, settled, forwardedParams, headers);
+}
+
+/** Seconds a held call waits for its decision (approval-wait.ts); 0 for any other answer. */
+async function waitFor(deps: ProxyDeps, call: CallRequest, settled: Settled, asked: number | undefined): Promise<number> {
+  const { d } = settled;
+  if (d.kind !== 'refuse' || !d.refusal.detail.hold || settled.approvalId === null || call.waitedOn !== undefined) return 0;
+  if (!acceptsEventStream(call.r.req.headers)) return 0;
+  return asked ?? (await loadApprovalWait(deps.sql, call.r.principal.projectId));
+}
+
+function progressTokenOf(params: Record<string, unknown>): string | number | undefined {
+  const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 
 /** The -32004 text of a held call (held-message.ts); null for any other refusal. */

@@ -2,6 +2,7 @@ import t from 'tap';
 import { startTestGateway } from '../../helpers/gateway.js';
 
 const SETTINGS = [
+  'approval_wait_seconds',
   'attestation_enabled',
   'audit_detail_level',
   'created_at',
@@ -25,6 +26,7 @@ t.test('GET /project shows the contract settings to any role', async (t) => {
   t.equal(res.body.name, 'default');
   t.equal(res.body.audit_detail_level, 'standard');
   t.equal(res.body.mcp_tools_list, 'admitted', 'tools/list lists admitted, unchanged tools by default');
+  t.equal(res.body.approval_wait_seconds, 0, 'a held MCP call is answered -32004 at once by default (the spec)');
 });
 
 t.test('PATCH /project changes the given settings and logs the change', async (t) => {
@@ -46,6 +48,8 @@ t.test('PATCH /project changes the given settings and logs the change', async (t
   t.same((await gw.api('GET', '/api/v1/admin-log')).body.entries.at(-1).details.changed, {
     mcp_tools_list: { from: 'admitted', to: 'callable' },
   });
+  const wait = await gw.api('PATCH', '/api/v1/project', { body: { approval_wait_seconds: 900 } });
+  t.equal(wait.body.approval_wait_seconds, 900, 'the maximum is allowed');
 });
 
 t.test('an invalid PATCH is 400 naming the field and changes nothing', async (t) => {
@@ -54,6 +58,9 @@ t.test('an invalid PATCH is 400 naming the field and changes nothing', async (t)
   for (const body of [
     { audit_detail_level: 'everything' },
     { mcp_tools_list: 'all' },
+    { approval_wait_seconds: 901 },
+    { approval_wait_seconds: -1 },
+    { approval_wait_seconds: 1.5 },
     { retention_days: 0 },
     { retention_days: 'ten' },
     { rate_limit_per_minute: -1 },

@@ -1,7 +1,6 @@
 // The injection classifier's data, shared by train-injection.mjs and eval-injection.mjs: the rows of
 // ../shared/datasets/injection-train.jsonl plus scripts/injection-extra.jsonl (written for this
 // project), and the development split, a fixed rule so the trainer and the evaluation agree.
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,30 +31,13 @@ const readJsonl = (file) =>
     .map((l) => JSON.parse(l));
 
 // Benign code: the project's own sources (daemon/ and cli/, but not the detectors, whose rules and
-// comments quote attacks) at a pinned commit, so the training data does not drift with the tree, in
-// chunks of 12 lines. The public benign rows hold little code, and without it the model learns that
-// code means attack.
-const CODE_COMMIT = 'a1807bc0625a85d106fca429d9e1f570d780729a';
-const CODE_DIRS = ['daemon', 'cli'];
-const CHUNK_LINES = 12;
-const MAX_CODE_ROWS = 600;
-const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
-function codeRows() {
-  const files = git('ls-tree', '-r', '--name-only', CODE_COMMIT, ...CODE_DIRS)
-    .split('\n')
-    .filter((f) => f.endsWith('.ts') && !f.includes('detectors'))
-    .sort();
-  const chunks = [];
-  for (const file of files) {
-    const lines = git('show', `${CODE_COMMIT}:${file}`).split('\n');
-    for (let i = 0; i < lines.length; i += CHUNK_LINES) {
-      const text = lines.slice(i, i + CHUNK_LINES).join('\n');
-      if (text.trim().length >= 80) chunks.push({ text, label: 'benign', kind: 'code', source: `project:${file}:${i + 1}` });
-    }
-  }
-  const step = Math.max(1, Math.ceil(chunks.length / MAX_CODE_ROWS));
-  return chunks.filter((_, i) => i % step === 0);
-}
+// comments quote attacks) in chunks of 12 lines, every fourth chunk (540 rows), kept in
+// scripts/injection-code.jsonl so the training data neither drifts with the tree nor depends on a
+// commit being present in every clone. Taken from commit 16e94a6; the first model was trained on
+// the same procedure at an earlier commit that did not land, so these rows replaced those. The
+// public benign rows hold little code, and without it the model learns that code means attack.
+const CODE = path.join(ROOT, 'scripts/injection-code.jsonl');
+const codeRows = () => readJsonl(CODE);
 
 export const stratum = (row) => `${row.source.split(':')[0]}/${row.kind}`;
 

@@ -3,7 +3,10 @@
 // Each decoded text keeps the span it was hidden in, so a finding points at the encoded run.
 import type { Hidden } from './injection-normalise.js';
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+// Only from the start of a run of base64 characters: a match takes its whole run, so a later start
+// inside a run can never match, and without the look-behind every word of prose is rescanned from
+// each of its letters (the detector's costliest line on ordinary text).
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
 const HEX_RUN = /(?:[0-9a-fA-F]{2}){8,}|(?:\\x[0-9a-fA-F]{2}){4,}|(?:[0-9a-fA-F]{2}[ :,-]){4,}[0-9a-fA-F]{2}|(?:%[0-9a-fA-F]{2}){4,}/g;
 const MAX_RUN = 16384;
 const MAX_RUNS = 16;
@@ -42,8 +45,15 @@ function decodeRun(run: string, hex: boolean): string | null {
   return digits.length % 2 === 0 ? asText(Buffer.from(digits, 'hex')) : null;
 }
 
-/** Decoded texts hidden in the original text, each with the span it was hidden in. */
-export function hiddenTexts(text: string, hidden: Hidden): Array<{ text: string; span: [number, number] }> {
+/** The last text decoded and what it hid: a data-origin text is asked twice (the rules, then the data rules). */
+let last: { text: string; found: ReadonlyArray<{ text: string; span: [number, number] }> } | null = null;
+
+/**
+ * Decoded texts hidden in the original text, each with the span it was hidden in. `hidden` is what
+ * normalising `text` set aside (a function of the text), so the answer depends on the text alone.
+ */
+export function hiddenTexts(text: string, hidden: Hidden): ReadonlyArray<{ text: string; span: [number, number] }> {
+  if (last !== null && last.text === text) return last.found;
   const found: Array<{ text: string; span: [number, number] }> = [];
   for (const [re, hex] of [
     [BASE64_RUN, false],
@@ -59,5 +69,6 @@ export function hiddenTexts(text: string, hidden: Hidden): Array<{ text: string;
   if (hidden.tags.length >= 12 || hidden.tags.includes(' ')) found.push({ text: hidden.tags, span: [0, text.length] });
   const smuggled = hidden.selectors.length >= 8 ? asText(Uint8Array.from(hidden.selectors)) : null;
   if (smuggled !== null) found.push({ text: smuggled, span: [0, text.length] });
+  last = { text, found };
   return found;
 }

@@ -12,6 +12,13 @@
 //   BLOCK in a server's request: not shown to the client; the server is answered with -32003;
 //   REDACT (secrets by default): the values masked with typed placeholders, the rest unchanged;
 //   FLAG: passed on, recorded.
+// Notifications the client shows or logs (`notifications/progress` with its message,
+// `notifications/message`, the server's log lines) are inspected as data too: BLOCK (or a detector
+// that cannot run) keeps the notification from the client, REDACT masks it, FLAG records it. An
+// instruction split across several progress messages is read whole: the messages of one stream are
+// joined as they come, without a separator (a split may fall inside a word; the last
+// MAX_JOINED_PROGRESS characters) and the join is read by the injection rules; the
+// message that completes an instruction, and every later one, is kept from the client.
 // A detector that cannot run withholds the answer or refuses the request (fail closed).
 // Pure: the caller writes the trace (MCP_CONTENT) and answers the server.
 import type { TextOrigin } from '../../verify/detectors/types.js';
@@ -22,6 +29,10 @@ import { findingSummary, inspect, redactValue, strongest, type ContentFinding, t
 const INSPECTED_RESULTS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 /** Server-to-client requests whose parameters are inspected: they put text in front of the model or the user. */
 const INSPECTED_REQUESTS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
+/** Notifications whose parameters are inspected: their text is shown to the user or kept in the client's logs. */
+const INSPECTED_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/progress', 'notifications/message']);
+/** How much of a stream's progress messages is read as one text. */
+const MAX_JOINED_PROGRESS = 8192;
 
 /**
  * What one inspector keeps for its trace: a server's GET stream can live for hours and carry any
@@ -30,18 +41,19 @@ const INSPECTED_REQUESTS: ReadonlySet<string> = new Set(['sampling/createMessage
 const MAX_KEPT_FINDINGS = 200;
 const MAX_KEPT_ORIGINALS = 20;
 
-export type ResultOutcome = 'withheld' | 'masked' | 'flagged' | 'refused_to_server';
+export type ResultOutcome = 'withheld' | 'masked' | 'flagged' | 'refused_to_server' | 'dropped';
 
 /** What a message becomes: passed on (perhaps rewritten), or kept from the client and the server answered. */
 export type MessageVerdict =
   | { readonly kind: 'pass'; readonly message: unknown }
+  | { readonly kind: 'drop' }
   | { readonly kind: 'refuse_server_request'; readonly id: string | number; readonly error: Record<string, unknown> };
 
 /**
  * Members that are protocol, not content (`resultType` "complete" is no one's words): skipped when
  * their value is a token that cannot hold a sentence; anything else in them is inspected like content.
  */
-const PROTOCOL_MEMBERS: ReadonlySet<string> = new Set(['resultType', 'type', 'mimeType']);
+const PROTOCOL_MEMBERS: ReadonlySet<string> = new Set(['resultType', 'type', 'mimeType', 'progressToken', 'level', 'logger']);
 const TOKEN = /^[\w./+-]{0,64}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -90,7 +102,7 @@ export class ResultInspector {
 
   /** BLOCKED (withheld or refused), MODIFIED (masked), FLAGGED, or PASSED. */
   get decision(): 'BLOCKED' | 'MODIFIED' | 'FLAGGED' | 'PASSED' {
-    if (this.outcomes.has('withheld') || this.outcomes.has('refused_to_server')) return 'BLOCKED';
+    if (this.outcomes.has('withheld') || this.outcomes.has('refused_to_server') || this.outcomes.has('dropped')) return 'BLOCKED';
     if (this.outcomes.has('masked')) return 'MODIFIED';
     return this.findings.length > 0 ? 'FLAGGED' : 'PASSED';
   }
@@ -100,6 +112,8 @@ export class ResultInspector {
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
       return INSPECTED_REQUESTS.has(message.method) ? this.serverRequest(message, message.id) : { kind: 'pass', message };
     }
+    if (typeof message.method === 'string' && !('id' in message))
+      return INSPECTED_NOTIFICATIONS.has(message.method) ? this.notification(message, message.method) : { kind: 'pass', message };
     const awaited = this.awaited;
     if (awaited === null || message.id !== awaited.id || !('result' in message) || !INSPECTED_RESULTS.has(awaited.method))
       return { kind: 'pass', message };
@@ -121,10 +135,11 @@ export class ResultInspector {
     value: unknown,
     what: string,
     origin: TextOrigin,
+    rules: readonly ContentRule[] = this.rules,
   ): { effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown } {
     let seen: ReturnType<typeof inspect>;
     try {
-      seen = inspect(value, this.rules, origin, this.budgetMs, this.skip);
+      seen = inspect(value, rules, origin, this.budgetMs, this.skip);
     } catch {
       this.errorClass = 'detector_error';
       return { effect: 'failed' };
@@ -205,6 +220,38 @@ export class ResultInspector {
           data: { reason, trace_id: this.traceId },
         },
       };
+    }
+    if (seen.effect === 'REDACT') {
+      this.outcomes.add('masked');
+      return { kind: 'pass', message: { ...message, params: seen.masked } };
+    }
+    if (seen.effect === 'FLAG') this.outcomes.add('flagged');
+    return { kind: 'pass', message };
+  }
+
+  /** The progress messages of this stream so far, joined; `dropping` once the join carried an instruction. */
+  private progressJoined = '';
+  private dropping = false;
+
+  private notification(message: Record<string, unknown>, method: string): MessageVerdict {
+    const params = message.params ?? {};
+    let seen = this.examine(params, `notification ${method}`, 'data');
+    const text = isObject(params) && method === 'notifications/progress' ? params.message : undefined;
+    if (typeof text === 'string' && (seen.effect === null || seen.effect === 'FLAG')) {
+      this.progressJoined = `${this.progressJoined}${text}`.slice(-MAX_JOINED_PROGRESS);
+      const injection = this.rules.filter((r) => r.detector === 'injection');
+      const joined = this.dropping
+        ? { effect: 'BLOCK' as const }
+        : injection.length > 0
+          ? this.examine({ progress_messages: this.progressJoined }, 'progress messages of the stream, joined', 'data', injection)
+          : { effect: null };
+      if (joined.effect === 'BLOCK' || joined.effect === 'failed') seen = joined;
+    }
+    if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
+    if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
+      if (typeof text === 'string') this.dropping = true;
+      this.outcomes.add('dropped');
+      return { kind: 'drop' };
     }
     if (seen.effect === 'REDACT') {
       this.outcomes.add('masked');

@@ -53,6 +53,7 @@ export function watchResults(deps: Deps, policies: readonly LoadedContentPolicy[
     transform(message) {
       const verdict = inspector.inspectMessage(message);
       if (verdict.kind === 'pass') return verdict.message;
+      if (verdict.kind === 'drop') return DROP;
       if (scope.upstream !== null) {
         const { url, headers } = scope.upstream;
         answerUpstream(upstreamLimits(deps.config, deps.upstream), url, headers, {

@@ -82,7 +82,7 @@ t.test('SDK 1.x, SSE answers: withheld, masked, refused to the server, passed', 
 
   const progress: number[] = [];
   const page = await client.callTool({ name: 'fetch_page', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
-  t.same(progress, [1, 2, 3], 'progress notifications pass on');
+  t.same(progress, [1, 2], 'progress passes on until its messages, joined, carry an instruction: the completing one is dropped');
   t.equal(page.isError, true, 'the page after them is withheld');
 
   const structured = await client.callTool({ name: 'structured_issue', arguments: {} });
@@ -120,7 +120,7 @@ t.test('SDK 1.x, SSE answers: withheld, masked, refused to the server, passed', 
     traces.map((r) => [r.body.tool ?? r.body.method, r.decision, r.body.outcomes]),
     [
       ['read_issue', 'BLOCKED', ['withheld']],
-      ['fetch_page', 'BLOCKED', ['withheld']],
+      ['fetch_page', 'BLOCKED', ['flagged', 'dropped', 'withheld']],
       ['structured_issue', 'BLOCKED', ['withheld']],
       ['show_config', 'MODIFIED', ['masked']],
       ['summarise', 'BLOCKED', ['refused_to_server']],

@@ -7,6 +7,8 @@ export interface McpServer {
   id: string;
   name: string;
   server_url: string;
+  /** Where MCP hosts reach it: the gateway's proxy route (gatewayctl connect configures a host with it). */
+  proxy_url: string;
   status: string;
   auth_method: string;
   scan_state: string;

@@ -11,7 +11,7 @@ import { createAnchorService } from './anchor/service.js';
 import { allRoutes } from './api/routes.js';
 import { createMcpProxy, type McpProxy } from './api/v1/mcp-proxy.js';
 import type { Deps } from './deps.js';
-import type { Config } from './config.js';
+import { defaultPublicUrl, type Config } from './config.js';
 import { loadCheckpointKey } from './crypto/checkpoint-key.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { attachAvailability, DatabaseAvailability } from './db/availability.js';
@@ -109,7 +109,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const upstream = createUpstreamDispatcher({ allow: config.upstreamAllow, connectTimeoutMs: config.upstreamTimeoutMs });
   // Gates read server, tool, rule, agent and credential state from memory, invalidated by NOTIFY.
   const stateCache = await startStateCache(sql, config.databaseUrl ?? embedded!.url, { registry: metrics.registry, log, instanceId });
-  const deps: Deps = { config, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
+  let listeningAt = ''; // set once listening: the default public URL needs the port actually bound
+  const publicUrl = () => config.publicUrl ?? listeningAt;
+  const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const mcpProxy = createMcpProxy(deps);
   const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
   registerAnchorMetrics(metrics.registry, sql, anchor.settings);
@@ -128,6 +130,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const address = http.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  listeningAt = defaultPublicUrl(config.listen.host, address.port);
   const sweeper = setInterval(() => {
     sweepRateWindows(sql).catch(() => undefined);
   }, 60_000).unref();

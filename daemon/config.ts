@@ -40,11 +40,39 @@ const originList = z
     'expected comma-separated origins: scheme://host[:port], no path',
   );
 
+/** The base URL MCP hosts reach the gateway at: http(s), no path, query, fragment or credentials. */
+const publicUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (
+        (u.protocol === 'http:' || u.protocol === 'https:')
+        && u.username === ''
+        && u.password === ''
+        && (u.pathname === '/' || u.pathname === '')
+        && u.search === ''
+        && u.hash === ''
+        && !/[?#]/.test(v)
+      );
+    } catch {
+      return false;
+    }
+  }, 'expected an http(s) base URL without path, query or credentials (https://gateway.example.com)')
+  .transform((v) => new URL(v).origin);
+
+/** The default public URL: where the daemon listens, a wildcard address shown as 127.0.0.1. */
+export function defaultPublicUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
 const envSchema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
     GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway'),
     GATEWAY_LISTEN: listen.default({ host: '127.0.0.1', port: 8080 }),
+    GATEWAY_PUBLIC_URL: publicUrl.optional(),
     GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GATEWAY_DB_POOL_MAX: positiveInt(20),
     GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: positiveInt(15),
@@ -97,6 +125,11 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly listen: { readonly host: string; readonly port: number };
+  /**
+   * GATEWAY_PUBLIC_URL: the base URL MCP hosts use (servers' proxy_url); null: http://<GATEWAY_LISTEN>
+   * with the port actually bound (app.ts), a wildcard host shown as 127.0.0.1.
+   */
+  readonly publicUrl: string | null;
   readonly logLevel: string;
   readonly dbPoolMax: number;
   readonly shutdownTimeoutMs: number;
@@ -165,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.GATEWAY_DATA_DIR),
     listen: Object.freeze(e.GATEWAY_LISTEN),
+    publicUrl: e.GATEWAY_PUBLIC_URL ?? null,
     logLevel: e.GATEWAY_LOG_LEVEL,
     dbPoolMax: e.GATEWAY_DB_POOL_MAX,
     shutdownTimeoutMs: e.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS * 1000,

@@ -13,6 +13,8 @@ import type { OnnxClassifier } from './verify/detectors/injection-onnx.js';
 
 export interface Deps {
   readonly config: Config;
+  /** The gateway's public base URL (GATEWAY_PUBLIC_URL, or where it listens): servers' proxy_url. */
+  readonly publicUrl: () => string;
   readonly sql: Sql;
   readonly writer: TraceWriter;
   readonly log: Logger;

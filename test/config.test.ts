@@ -1,6 +1,6 @@
 import path from 'node:path';
 import t from 'tap';
-import { ConfigError, loadConfig } from '../daemon/config.js';
+import { ConfigError, defaultPublicUrl, loadConfig } from '../daemon/config.js';
 
 t.test('defaults follow the contract', async (t) => {
   const c = loadConfig({});
@@ -27,6 +27,28 @@ t.test('values are parsed', async (t) => {
 t.test('GATEWAY_INJECTION_MODEL_DIR: unset is no ONNX model, set is an absolute directory', async (t) => {
   t.equal(loadConfig({}).injectionModelDir, null);
   t.equal(loadConfig({ GATEWAY_INJECTION_MODEL_DIR: 'models/guard' }).injectionModelDir, path.resolve('models/guard'));
+});
+
+t.test('GATEWAY_PUBLIC_URL: an http(s) base URL, trailing slash dropped; unset is where the daemon listens', async (t) => {
+  t.equal(loadConfig({}).publicUrl, null, 'unset: derived from the listening address (app.ts)');
+  t.equal(loadConfig({ GATEWAY_PUBLIC_URL: 'https://gw.example.com/' }).publicUrl, 'https://gw.example.com');
+  t.equal(loadConfig({ GATEWAY_PUBLIC_URL: 'http://10.0.0.5:8443' }).publicUrl, 'http://10.0.0.5:8443');
+  for (const bad of [
+    'ftp://gw.example.com',
+    'https://gw.example.com/gateway',
+    'https://gw.example.com/?a=1',
+    'https://gw.example.com/?',
+    'https://gw.example.com/#x',
+    'https://user:pw@gw.example.com',
+    'gw.example.com',
+  ]) {
+    t.throws(() => loadConfig({ GATEWAY_PUBLIC_URL: bad }), /^invalid configuration: GATEWAY_PUBLIC_URL: /, bad);
+  }
+  t.equal(defaultPublicUrl('127.0.0.1', 8080), 'http://127.0.0.1:8080');
+  t.equal(defaultPublicUrl('0.0.0.0', 8080), 'http://127.0.0.1:8080', 'a wildcard address is shown as 127.0.0.1');
+  t.equal(defaultPublicUrl('::', 9000), 'http://127.0.0.1:9000');
+  t.equal(defaultPublicUrl('::1', 9000), 'http://[::1]:9000');
+  t.equal(defaultPublicUrl('gw.internal', 80), 'http://gw.internal:80');
 });
 
 t.test('a wrong value is one line naming the variable', async (t) => {

@@ -75,7 +75,11 @@ t.test('approve without flags shows the proposals and changes nothing', async (t
   const before = await state();
   const run = await ctl(['servers', 'approve', weather]);
   t.equal(run.code, 0, run.stderr);
-  t.match(run.stdout, new RegExp(`^MCP server ${weather} "weather": PENDING_APPROVAL, last scan succeeded, 3 tools\\.$`, 'm'));
+  const proxyUrl = `${gw.url}/api/v1/mcp/proxy/${weather}`;
+  t.match(
+    run.stdout,
+    new RegExp(`^MCP server ${weather} "weather": PENDING_APPROVAL, last scan succeeded, 3 tools; proxy URL ${proxyUrl}\\.$`, 'm'),
+  );
   t.match(run.stdout, /^TOOL\s+ACTION\s+RISK\s+PROPOSED RULE\s+SOURCE\s+FINDINGS\s+FINGERPRINT\s+RULE IF ACCEPTED$/m);
   for (const tool of tools) {
     const proposed = tool.proposed_rule === null ? '-\\s+-' : `${tool.proposed_rule}\\s+${tool.proposed_rule_source}`;
@@ -97,7 +101,7 @@ t.test('approve without flags shows the proposals and changes nothing', async (t
 
   const json = await ctl(['servers', 'approve', weather, '--json']);
   t.equal(json.code, 0, json.stderr);
-  t.match(json.json, { id: weather, status: 'PENDING_APPROVAL', sent: false, release: null });
+  t.match(json.json, { id: weather, status: 'PENDING_APPROVAL', proxy_url: proxyUrl, sent: false, release: null });
   t.same(
     json.json.tools.map((x: { name: string; rule: string; rule_from: string }) => [x.name, x.rule, x.rule_from]),
     tools.map((x) => [x.name, x.proposed_rule ?? 'REQUIRE_APPROVAL', x.proposed_rule === null ? 'no_proposal' : 'proposal']),
@@ -146,6 +150,14 @@ t.test('approve --accept-proposals with an override: ACTIVE, every tool admitted
     run.stdout,
   );
   t.ok(approved, run.stdout);
+  t.match(
+    run.stdout,
+    new RegExp(
+      `^Proxy URL: ${gw.url}/api/v1/mcp/proxy/${weather} \\(gatewayctl connect ${weather} configures an MCP host with it\\)\\.$`,
+      'm',
+    ),
+    'approve prints where hosts reach the server',
+  );
   t.equal(await statusOf(weather), 'ACTIVE');
   const expected: Record<string, string> = { delete_file: 'DENY', ping: 'REQUIRE_APPROVAL' };
   for (const tool of await toolsOf(weather)) {

@@ -39,6 +39,7 @@ interface PlannedTool {
 interface ApproveResult {
   id: string;
   status: string;
+  proxy_url: string;
   sent: boolean;
   tools: PlannedTool[];
   release: Release | null;
@@ -80,11 +81,13 @@ export default class ServersApprove extends GatewayCommand {
     const [server, tools] = await Promise.all([api.request<McpServer>('GET', serverRoute(args.id)), readTools(api, args.id)]);
     const { planned, strays } = plan(tools, overrides, accept || !send);
 
-    this.log(`MCP server ${server.id} "${server.name}": ${server.status}, last scan ${server.scan_state}, ${planned.length} tools.`);
+    this.log(
+      `MCP server ${server.id} "${server.name}": ${server.status}, last scan ${server.scan_state}, ${planned.length} tools; proxy URL ${server.proxy_url}.`,
+    );
     if (planned.length > 0) this.log(planTable(planned, send));
     if (!send) {
       this.log(nextStep(server, this.config.bin));
-      return { id: server.id, status: server.status, sent: false, tools: planned, release: null };
+      return { id: server.id, status: server.status, proxy_url: server.proxy_url, sent: false, tools: planned, release: null };
     }
     const entries: ReleaseEntry[] = [
       ...planned.filter((p) => p.rule !== null).map((p) => ({ tool_id: p.tool_id, rule: p.rule!, fingerprint: p.fingerprint })),
@@ -97,7 +100,8 @@ export default class ServersApprove extends GatewayCommand {
     this.log(
       `Approved MCP server ${reply.id} "${server.name}": now ${reply.status}; ${release.released.length} tools admitted (release ${release.release_id}).`,
     );
-    return { id: reply.id, status: reply.status, sent: true, tools: planned, release };
+    this.log(`Proxy URL: ${server.proxy_url} (${this.config.bin} connect ${server.id} configures an MCP host with it).`);
+    return { id: reply.id, status: reply.status, proxy_url: server.proxy_url, sent: true, tools: planned, release };
   }
 }
 

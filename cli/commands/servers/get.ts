@@ -4,7 +4,7 @@ import { keyValues } from '../../format.js';
 import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
 
 export default class ServersGet extends GatewayCommand {
-  static override summary = 'Show an MCP server: address, sign-in method, status, last scan and tool counts.';
+  static override summary = 'Show an MCP server: address, proxy URL, sign-in method, status, last scan and tool counts.';
   static override examples = ['<%= config.bin %> servers get SERVER_ID --json'];
   static override args = serverIdArg;
 

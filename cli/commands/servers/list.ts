@@ -4,7 +4,7 @@ import { table } from '../../format.js';
 import type { McpServer } from '../../server-api.js';
 
 export default class ServersList extends GatewayCommand {
-  static override summary = 'List the MCP servers: status, sign-in method, last scan and tools.';
+  static override summary = 'List the MCP servers: status, sign-in method, last scan, tools and the proxy URL hosts use.';
   static override examples = ['<%= config.bin %> servers list', '<%= config.bin %> servers list --json'];
 
   async run(): Promise<{ servers: McpServer[] }> {
@@ -16,7 +16,7 @@ export default class ServersList extends GatewayCommand {
     }
     this.log(
       table(
-        ['ID', 'NAME', 'STATUS', 'AUTH', 'SCAN', 'TOOLS', 'NOT ADMITTED', 'URL'],
+        ['ID', 'NAME', 'STATUS', 'AUTH', 'SCAN', 'TOOLS', 'NOT ADMITTED', 'URL', 'PROXY URL'],
         result.servers.map((s) => [
           s.id,
           s.name,
@@ -26,6 +26,7 @@ export default class ServersList extends GatewayCommand {
           s.tool_count,
           s.tools_unreleased,
           s.server_url,
+          s.proxy_url,
         ]),
       ),
     );

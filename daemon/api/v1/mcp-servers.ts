@@ -17,17 +17,20 @@ import {
   updateServer,
 } from '../../mcp/servers/registry.js';
 import { listTools } from '../../mcp/servers/tools.js';
+import { withProxyUrl } from '../../mcp/servers/proxy-url.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
 export function mcpServerRoutes(deps: Deps): Route[] {
+  /** A server record as the API returns it: with its proxy_url. */
+  const record = <T extends { id: string }>(item: T) => withProxyUrl(deps.publicUrl(), item);
   return [
     {
       method: 'GET',
       path: '/api/v1/mcp/servers',
       auth: 'viewer',
       async handler(r) {
-        return { status: 200, body: { servers: await listServers(deps.sql, r.principal.projectId) } };
+        return { status: 200, body: { servers: (await listServers(deps.sql, r.principal.projectId)).map(record) } };
       },
     },
     {
@@ -36,7 +39,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       auth: 'editor',
       async handler(r) {
         const body = parseInput(serverRegisterBody, r.body);
-        return { status: 201, body: await registerServer(deps.sql, r.principal.projectId, body, actorOf(r)) };
+        return { status: 201, body: record(await registerServer(deps.sql, r.principal.projectId, body, actorOf(r))) };
       },
     },
     {
@@ -44,7 +47,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       path: '/api/v1/mcp/servers/:id',
       auth: 'viewer',
       async handler(r) {
-        return { status: 200, body: presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!)) };
+        return { status: 200, body: record(presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!))) };
       },
     },
     {
@@ -53,7 +56,10 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       auth: 'editor',
       async handler(r) {
         const body = parseInput(serverPatchBody, r.body);
-        return { status: 200, body: await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r)) };
+        return {
+          status: 200,
+          body: record(await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r))),
+        };
       },
     },
     {
@@ -69,7 +75,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       path: '/api/v1/mcp/servers/:id/pause',
       auth: 'admin',
       async handler(r) {
-        return { status: 200, body: await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+        return { status: 200, body: record(await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r))) };
       },
     },
     {
@@ -106,7 +112,9 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       path: '/api/v1/mcp/servers/:id/activate',
       auth: 'admin',
       async handler(r) {
-        return { status: 200, body: await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
+        const reply = await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r));
+        // A resumed server answers its record; an approval answers its release (no record).
+        return { status: 200, body: 'server_url' in reply ? record(reply) : reply };
       },
     },
     {

@@ -14,6 +14,7 @@ const ITEM_FIELDS = [
   'is_proxied',
   'last_scan_at',
   'name',
+  'proxy_url',
   'scan_reason',
   'scan_state',
   'server_url',
@@ -53,6 +54,8 @@ t.test('register: PENDING_APPROVAL, scan_state never, exactly the list fields, n
     auth_method: 'none',
   });
   t.equal(upstream.connections(), 0, 'registering sends nothing to the server');
+  t.equal(res.body.proxy_url, `${gw.url}/api/v1/mcp/proxy/${res.body.id}`, 'proxy_url: where the daemon listens (port bound)');
+  t.same(Object.keys(res.body).slice(2, 4), ['server_url', 'proxy_url'], 'beside the upstream it stands for');
   const list = (await gw.api('GET', '/api/v1/mcp/servers', { token: await gw.key('viewer') })).body.servers;
   t.same(
     list.map((s: { id: string }) => s.id),
@@ -62,6 +65,27 @@ t.test('register: PENDING_APPROVAL, scan_state never, exactly the list fields, n
   const [log] =
     await gw.db`select action, ocsf_class_uid, ocsf_activity_id, target_type from admin_log where action = 'mcp.server.register'`;
   t.same({ ...log }, { action: 'mcp.server.register', ocsf_class_uid: 3004, ocsf_activity_id: 1, target_type: 'mcp_server' });
+});
+
+t.test('proxy_url follows GATEWAY_PUBLIC_URL on every record: register, get, list, update, pause, resume', async (t) => {
+  const gw = await startTestGateway(t, { env: { ...ALLOW, GATEWAY_PUBLIC_URL: 'https://gw.example.com/' } });
+  const res = await register(gw, { name: 'public', server_url: 'https://mcp.example.com/mcp' });
+  const id = res.body.id as string;
+  const want = `https://gw.example.com/api/v1/mcp/proxy/${id}`;
+  t.equal(res.body.proxy_url, want, 'register');
+  t.equal((await gw.api('GET', `/api/v1/mcp/servers/${id}`)).body.proxy_url, want, 'get');
+  t.same(
+    (await gw.api('GET', '/api/v1/mcp/servers')).body.servers.map((s: { proxy_url: string }) => s.proxy_url),
+    [want],
+    'list',
+  );
+  t.equal((await gw.api('PATCH', `/api/v1/mcp/servers/${id}`, { body: { description: 'x' } })).body.proxy_url, want, 'update');
+  await gw.db`update mcp_servers set status = 'ACTIVE' where id = ${id}`;
+  await gw.settled();
+  t.equal((await gw.api('POST', `/api/v1/mcp/servers/${id}/pause`)).body.proxy_url, want, 'pause');
+  const resumed = await gw.api('POST', `/api/v1/mcp/servers/${id}/activate`, { body: {} });
+  t.equal(resumed.status, 200, resumed.text);
+  t.equal(resumed.body.proxy_url, want, 'resume answers the record');
 });
 
 t.test('register refusals write nothing: duplicate name (case, spaces), bad URL, role, concurrent twins', async (t) => {

@@ -105,13 +105,19 @@ t.test('list and get: a table, key/value lines and --json', async (t) => {
   );
   const table = await ctl(['servers', 'list']);
   t.equal(table.code, 0, table.stderr);
-  t.match(table.stdout, /^ID\s+NAME\s+STATUS\s+AUTH\s+SCAN\s+TOOLS\s+NOT ADMITTED\s+URL$/m);
-  t.match(table.stdout, new RegExp(`^${weather}\\s+weather\\s+PENDING_APPROVAL\\s+none\\s+never\\s+0\\s+0\\s+${esc(weatherUp.url)}$`, 'm'));
+  t.match(table.stdout, /^ID\s+NAME\s+STATUS\s+AUTH\s+SCAN\s+TOOLS\s+NOT ADMITTED\s+URL\s+PROXY URL$/m);
+  const proxyUrl = `${gw.url}/api/v1/mcp/proxy/${weather}`;
+  t.match(
+    table.stdout,
+    new RegExp(`^${weather}\\s+weather\\s+PENDING_APPROVAL\\s+none\\s+never\\s+0\\s+0\\s+${esc(weatherUp.url)}\\s+${esc(proxyUrl)}$`, 'm'),
+  );
+  t.equal(list.json.servers[0].proxy_url, proxyUrl, '--json carries proxy_url');
 
   const shown = await ctl(['servers', 'get', weather]);
   t.equal(shown.code, 0, shown.stderr);
   t.match(shown.stdout, /^status:\s+PENDING_APPROVAL$/m);
   t.match(shown.stdout, new RegExp(`^server_url:\\s+${esc(weatherUp.url)}$`, 'm'));
+  t.match(shown.stdout, new RegExp(`^proxy_url:\\s+${esc(proxyUrl)}$`, 'm'), 'get prints the proxy URL');
   const missing = await ctl(['servers', 'get', 'nope', '--json']);
   t.equal(missing.code, 1);
   t.match(missing.json, { error: { code: 'not_found', status: 404 } });

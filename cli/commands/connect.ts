@@ -1,0 +1,236 @@
+// gatewayctl connect: a ready configuration for an MCP host (VS Code, Cursor, Claude Code, Claude
+// Desktop, or a neutral JSON shape) to reach one server through the gateway's proxy. It creates a
+// Viewer project key for the purpose (shown once, inside the configuration only) and, with --write,
+// merges the entry into the host's file without touching the others. Shapes: cli/host-configs.ts.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { GatewayCommand } from '../base-command.js';
+import { configPath } from '../config.js';
+import { UsageError } from '../errors.js';
+import {
+  claudeCodeCommand,
+  claudeCodeEntry,
+  claudeDesktopEntry,
+  cursorEntry,
+  HOST_CLIENTS,
+  hostConfigFile,
+  hostDocument,
+  jsonEntry,
+  mergeEntry,
+  proxyHeaders,
+  TOP_KEY,
+  vscodeEntry,
+  type HostClient,
+} from '../host-configs.js';
+import { resolveAgent, resolveServer } from '../server-lookup.js';
+import type { CreatedKey } from './keys/create.js';
+
+const HOST_NAMES: Readonly<Record<HostClient, string>> = {
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  'claude-code': 'Claude Code',
+  'claude-desktop': 'Claude Desktop',
+  json: 'an MCP client',
+};
+
+interface ConnectResult {
+  client: HostClient;
+  server: { id: string; name: string; proxy_url: string };
+  agent_id: string | null;
+  key: { id: string; name: string; role: string };
+  /** The host's file (--write merges into it); null for json. */
+  file: string | null;
+  written: boolean;
+  /** An entry of the same name was replaced (--write --force). */
+  replaced: boolean;
+  /** The host's whole file holding just this entry (json: the neutral {url, headers}). */
+  config: Record<string, unknown>;
+  /** claude-code: the `claude mcp add` command line. */
+  command?: string;
+  /** claude-desktop: where the bridge reads the key (written 0600 with --write). */
+  token_file?: string;
+  /** claude-desktop without --write: the key to save in token_file, shown this once. */
+  token?: string;
+}
+
+export default class Connect extends GatewayCommand {
+  static override summary = 'Print (or --write) a ready configuration for an MCP host to reach a server through the gateway.';
+  static override description =
+    'Creates a Viewer project key named after the host (or --key-name) and prints the configuration for that host with the '
+    + "server's proxy URL and the key in its Authorization header (X-Agent-Id too with --agent). The key is shown once, "
+    + "inside that configuration. --write merges the entry into the host's file (.vscode/mcp.json, .cursor/mcp.json, .mcp.json "
+    + "in the current directory, or Claude Desktop's per-user file) keeping every other entry; an entry of the same name is "
+    + 'replaced only with --force. Claude Desktop speaks only stdio: its entry runs `gatewayctl bridge SERVER`, which reads '
+    + 'the key from a 0600 file, never from its arguments. Without --write nothing is written anywhere.';
+
+  static override examples = [
+    '<%= config.bin %> connect weather --client vscode',
+    '<%= config.bin %> connect weather --client cursor --agent support-bot --write',
+    '<%= config.bin %> connect SERVER_ID --client claude-code',
+    '<%= config.bin %> connect weather --client claude-desktop --write',
+    '<%= config.bin %> connect weather --client json --key-name ci-smoke --json',
+  ];
+
+  static override args = {
+    server: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+  };
+
+  static override flags = {
+    client: Flags.string({ summary: 'The MCP host to configure.', options: [...HOST_CLIENTS], default: 'json' }),
+    agent: Flags.string({ summary: 'Call as this agent (id or name; it must exist): adds the X-Agent-Id header.' }),
+    'key-name': Flags.string({ summary: 'Name of the key created (default: named after the host and the server).' }),
+    write: Flags.boolean({ summary: "Merge the entry into the host's config file instead of only printing it." }),
+    force: Flags.boolean({ summary: 'With --write: replace an entry of the same name.', dependsOn: ['write'] }),
+  };
+
+  async run(): Promise<ConnectResult> {
+    const { args, flags } = await this.parse(Connect);
+    const client = flags.client as HostClient;
+    const keyName = (flags['key-name'] ?? `${client} ${args.server}`).trim();
+    if (keyName === '' || keyName.length > 200) throw new UsageError('--key-name: 1 to 200 characters');
+    const api = await this.api();
+    // Everything that can refuse is checked before the key exists: a refusal leaves no key behind.
+    const server = await resolveServer(api, args.server, this.config.bin);
+    const agent = flags.agent === undefined ? null : await resolveAgent(api, flags.agent, this.config.bin);
+    const file = hostConfigFile(client, {
+      platform: process.platform,
+      cwd: process.cwd(),
+      home: os.homedir(),
+      APPDATA: process.env.APPDATA,
+      XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME,
+    });
+    const entryName = server.name;
+    if (flags.write) {
+      if (file === null) throw new UsageError('--write: the json client has no config file; print it and use it as it is');
+      await readHostFile(file, client, entryName, flags.force);
+    }
+
+    const created = await api.request<CreatedKey>('POST', '/api/v1/keys', { name: keyName, role: 'viewer' });
+    if (server.status !== 'ACTIVE')
+      this.notice(
+        `Note: the server is ${server.status}; its tool calls are refused until it is ACTIVE (${this.config.bin} servers approve).`,
+      );
+    this.notice(`Created project key ${created.id} "${created.name}" (role ${created.role}) for ${HOST_NAMES[client]}.`);
+    const target = { url: server.proxy_url, headers: proxyHeaders(created.key, agent?.id ?? null) };
+    const base = {
+      client,
+      server: { id: server.id, name: server.name, proxy_url: server.proxy_url },
+      agent_id: agent?.id ?? null,
+      key: { id: created.id, name: created.name, role: created.role },
+      file,
+    };
+
+    if (client === 'json') {
+      const config = jsonEntry(target);
+      this.notice('The key is shown once, in this configuration: store it now.');
+      this.log(JSON.stringify(config, null, 2));
+      return { ...base, written: false, replaced: false, config };
+    }
+
+    let entry: Record<string, unknown>;
+    let tokenFile: string | undefined;
+    if (client === 'claude-desktop') {
+      tokenFile = path.join(path.dirname(configPath()), 'tokens', `${created.id}.token`);
+      entry = claudeDesktopEntry({
+        command: 'gatewayctl',
+        server: server.id,
+        gatewayUrl: baseUrlOf(server.proxy_url, server.id) ?? api.url,
+        tokenFile,
+        agentId: agent?.id ?? null,
+      });
+    } else {
+      entry = client === 'vscode' ? vscodeEntry(target) : client === 'cursor' ? cursorEntry(target) : claudeCodeEntry(target);
+    }
+    const config = hostDocument(client, entryName, entry);
+    const command = client === 'claude-code' ? claudeCodeCommand(entryName, target) : undefined;
+    const extra = { ...(command ? { command } : {}), ...(tokenFile ? { token_file: tokenFile } : {}) };
+
+    if (!flags.write) {
+      if (tokenFile) {
+        this.notice(`Add this entry to ${file} (or run again with --write), and save the key below in ${tokenFile} with mode 0600:`);
+        this.log(JSON.stringify(config, null, 2));
+        this.log('');
+        this.log(created.key);
+        return { ...base, written: false, replaced: false, config, ...extra, token: created.key };
+      }
+      if (command) {
+        this.notice(`Run this (or put the entry below in ${file}, or run again with --write). The key is shown once, here:`);
+        this.log(command);
+        this.log('');
+      } else {
+        this.notice(`Put this in ${file} (or run again with --write). The key is shown once, here:`);
+      }
+      this.log(JSON.stringify(config, null, 2));
+      return { ...base, written: false, replaced: false, config, ...extra };
+    }
+
+    if (tokenFile) await writePrivate(tokenFile, `${created.key}\n`, 0o600);
+    const existing = await readHostFile(file!, client, entryName, flags.force);
+    const merged = mergeEntry(existing, TOP_KEY[client], entryName, entry, flags.force);
+    if (!merged.ok) throw new UsageError(`${file}: an entry named "${entryName}" appeared meanwhile; run again with --force to replace it`);
+    await writePrivate(file!, `${JSON.stringify(merged.document, null, 2)}\n`, 0o600);
+    this.notice(
+      `${merged.replaced ? 'Replaced' : 'Added'} "${entryName}" in ${file}`
+        + (tokenFile ? `; the key is in ${tokenFile} (mode 0600).` : '; the file holds the key: keep it out of version control.'),
+    );
+    if (command) this.log(command);
+    return { ...base, written: true, replaced: merged.replaced, config, ...extra };
+  }
+}
+
+/** The gateway base the proxy URL was built on (the bridge's GATEWAY_URL). */
+function baseUrlOf(proxyUrl: string, serverId: string): string | null {
+  const suffix = `/api/v1/mcp/proxy/${encodeURIComponent(serverId)}`;
+  return proxyUrl.endsWith(suffix) ? proxyUrl.slice(0, -suffix.length) : null;
+}
+
+/** The host's file parsed (undefined when absent); refuses what --write must not overwrite. */
+async function readHostFile(file: string, client: HostClient, name: string, force: boolean): Promise<unknown> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file} is not plain JSON (comments?); add the entry by hand: run without --write to print it`);
+  }
+  const top = TOP_KEY[client as Exclude<HostClient, 'json'>];
+  const check = mergeEntry(parsed, top, name, {}, force);
+  if (!check.ok) {
+    if (check.reason === 'exists')
+      throw new UsageError(`${file} already has an entry named "${name}"; run again with --force to replace it`);
+    throw new UsageError(`${file}: ${check.reason === 'not_an_object' ? 'not a JSON object' : `"${top}" is not an object`}; fix it first`);
+  }
+  return parsed;
+}
+
+/** Through a fresh file renamed into place; an existing file keeps its mode, a new one gets `mode`. */
+async function writePrivate(file: string, text: string, mode: number): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const keep = await fs.stat(file).then(
+    (s) => s.mode & 0o777,
+    () => null,
+  );
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.open(temp, 'wx', keep ?? mode);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, file);
+  } catch (err) {
+    await fs.rm(temp, { force: true });
+    throw err;
+  }
+  await fs.chmod(file, keep ?? mode);
+}

@@ -1,0 +1,153 @@
+// What each MCP host reads to reach a server through the gateway: the entry shapes, the file each
+// host keeps them in, and how an entry is merged into a file that holds others. Pure: no I/O.
+//
+// Formats, as their public docs give them (read when this was written):
+// - VS Code: `.vscode/mcp.json` in the workspace, top-level `servers`; an HTTP server is
+//   `{"type": "http", "url", "headers"}` (code.visualstudio.com/docs/copilot/reference/mcp-configuration:
+//   "type" required, "http" or "sse"; "url" required; "headers" optional, e.g. Authorization).
+// - Cursor: `.cursor/mcp.json` in the project (`~/.cursor/mcp.json` for every project), top-level
+//   `mcpServers`; a remote server is `{"url", "headers"}` (cursor.com/docs/mcp).
+// - Claude Code: `claude mcp add --transport http <name> <url> --header "Authorization: Bearer ..."`
+//   (options before the name); project scope is `.mcp.json` at the project root, top-level
+//   `mcpServers`, an HTTP entry `{"type": "http", "url", "headers"}` (docs.anthropic.com, Claude Code MCP).
+// - Claude Desktop: `claude_desktop_config.json`, top-level `mcpServers`, stdio entries only
+//   `{"command", "args", "env"}`; the file is `~/Library/Application Support/Claude/` on macOS and
+//   `%APPDATA%\Claude\` on Windows (modelcontextprotocol.io quickstart for users). Linux has no
+//   official build; `$XDG_CONFIG_HOME/Claude/` (`~/.config/Claude/`) is where the community builds read.
+import path from 'node:path';
+
+export const HOST_CLIENTS = ['vscode', 'cursor', 'claude-code', 'claude-desktop', 'json'] as const;
+export type HostClient = (typeof HOST_CLIENTS)[number];
+
+/** What an HTTP host sends: the proxy URL and the headers that carry the key (and the agent). */
+export interface HttpTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What a stdio host starts: `gatewayctl bridge SERVER`, the key read from a file (never argv). */
+export interface BridgeTarget {
+  readonly command: string;
+  readonly server: string;
+  readonly gatewayUrl: string;
+  readonly tokenFile: string;
+  readonly agentId: string | null;
+}
+
+export function proxyHeaders(key: string, agentId: string | null): Record<string, string> {
+  return { Authorization: `Bearer ${key}`, ...(agentId ? { 'X-Agent-Id': agentId } : {}) };
+}
+
+/** The top-level key of each host's file, under which entries are named (json has no file). */
+export const TOP_KEY: Readonly<Record<Exclude<HostClient, 'json'>, 'servers' | 'mcpServers'>> = {
+  vscode: 'servers',
+  cursor: 'mcpServers',
+  'claude-code': 'mcpServers',
+  'claude-desktop': 'mcpServers',
+};
+
+export function vscodeEntry(t: HttpTarget): Record<string, unknown> {
+  return { type: 'http', url: t.url, headers: { ...t.headers } };
+}
+
+export function cursorEntry(t: HttpTarget): Record<string, unknown> {
+  return { url: t.url, headers: { ...t.headers } };
+}
+
+export function claudeCodeEntry(t: HttpTarget): Record<string, unknown> {
+  return { type: 'http', url: t.url, headers: { ...t.headers } };
+}
+
+export function claudeDesktopEntry(b: BridgeTarget): Record<string, unknown> {
+  return {
+    command: b.command,
+    args: ['bridge', b.server],
+    env: {
+      GATEWAY_URL: b.gatewayUrl,
+      GATEWAY_TOKEN_FILE: b.tokenFile,
+      ...(b.agentId ? { GATEWAY_AGENT_ID: b.agentId } : {}),
+    },
+  };
+}
+
+/** A neutral shape for SDK clients and anything else: the URL and the headers. */
+export function jsonEntry(t: HttpTarget): Record<string, unknown> {
+  return { url: t.url, headers: { ...t.headers } };
+}
+
+/** One word for a POSIX shell: bare when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The `claude mcp add` command line for an HTTP entry (options before the name, as documented). */
+export function claudeCodeCommand(name: string, t: HttpTarget): string {
+  const words = ['claude', 'mcp', 'add', '--transport', 'http'];
+  for (const [header, value] of Object.entries(t.headers)) words.push('--header', `${header}: ${value}`);
+  words.push(name, t.url);
+  return words.map(shellWord).join(' ');
+}
+
+/** The whole file a host would read holding just this entry. */
+export function hostDocument(client: Exclude<HostClient, 'json'>, name: string, entry: Record<string, unknown>): Record<string, unknown> {
+  return { [TOP_KEY[client]]: { [name]: entry } };
+}
+
+export interface PathEnv {
+  readonly platform: NodeJS.Platform;
+  readonly cwd: string;
+  readonly home: string;
+  readonly APPDATA?: string;
+  readonly XDG_CONFIG_HOME?: string;
+}
+
+/** The file `--write` merges into: the project's, or Claude Desktop's per-user file; json has none. */
+export function hostConfigFile(client: HostClient, env: PathEnv): string | null {
+  switch (client) {
+    case 'vscode':
+      return path.join(env.cwd, '.vscode', 'mcp.json');
+    case 'cursor':
+      return path.join(env.cwd, '.cursor', 'mcp.json');
+    case 'claude-code':
+      return path.join(env.cwd, '.mcp.json');
+    case 'claude-desktop':
+      return claudeDesktopFile(env);
+    case 'json':
+      return null;
+  }
+}
+
+function claudeDesktopFile(env: PathEnv): string {
+  if (env.platform === 'darwin') return path.join(env.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (env.platform === 'win32') {
+    const appData = env.APPDATA || path.join(env.home, 'AppData', 'Roaming');
+    return path.win32.join(appData, 'Claude', 'claude_desktop_config.json');
+  }
+  return path.join(env.XDG_CONFIG_HOME || path.join(env.home, '.config'), 'Claude', 'claude_desktop_config.json');
+}
+
+export type MergeResult =
+  | { readonly ok: true; readonly document: Record<string, unknown>; readonly replaced: boolean }
+  | { readonly ok: false; readonly reason: 'exists' | 'not_an_object' | 'top_not_an_object' };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `existing` (a parsed file, or undefined when there is none) with `entry` set under `top.name`;
+ * every other key and entry kept as it was. An entry of the same name is replaced only with `force`.
+ */
+export function mergeEntry(
+  existing: unknown,
+  top: 'servers' | 'mcpServers',
+  name: string,
+  entry: Record<string, unknown>,
+  force: boolean,
+): MergeResult {
+  const doc = existing === undefined ? {} : existing;
+  if (!isObject(doc)) return { ok: false, reason: 'not_an_object' };
+  const entries = doc[top] === undefined ? {} : doc[top];
+  if (!isObject(entries)) return { ok: false, reason: 'top_not_an_object' };
+  const replaced = Object.hasOwn(entries, name);
+  if (replaced && !force) return { ok: false, reason: 'exists' };
+  return { ok: true, document: { ...doc, [top]: { ...entries, [name]: entry } }, replaced };
+}

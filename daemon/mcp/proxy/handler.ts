@@ -167,6 +167,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
 /** GET (the server-to-client event stream) and DELETE (end a session): gates, binding, relay. */
 export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET' | 'DELETE'): Promise<Reply> {
   const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
+  const environment = environmentOf(r);
   const caller = await identify(deps, r, server);
   if ('refused' in caller) return caller.refused;
   const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
@@ -184,7 +185,7 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
           awaited: null,
           callTraceId: null,
           agentId: caller.agent?.id ?? null,
-          environment: 'prod',
+          environment,
           upstream: { url, headers: upstreamHeaders(r.req.headers, gate.state.signIn ?? {}, 'POST') },
         })
       : null;

@@ -25,6 +25,7 @@ const RULES = {
   show_config: 'ALLOW',
   structured_issue: 'ALLOW',
   summarise: 'ALLOW',
+  summarise_later: 'ALLOW',
   weather: 'ALLOW',
 };
 const SAMPLED = { model: 'm', role: 'assistant' as const, content: { type: 'text' as const, text: 'a summary' } };
@@ -43,14 +44,14 @@ async function setUp(t: Test, response: 'json' | 'sse' = 'sse'): Promise<Setup> 
   return { px, serverId: s.id, url: new URL(`${px.url}/api/v1/mcp/proxy/${s.id}`), sampled: [] };
 }
 
-async function legacyClient(t: Test, x: Setup): Promise<Client> {
+async function legacyClient(t: Test, x: Setup, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'results-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, (req) => {
     x.sampled.push(JSON.stringify(req.params));
     return SAMPLED;
   });
   await client.connect(
-    new StreamableHTTPClientTransport(x.url, { requestInit: { headers: { authorization: `Bearer ${x.px.gw.adminToken}` } } }),
+    new StreamableHTTPClientTransport(x.url, { requestInit: { headers: { authorization: `Bearer ${x.px.gw.adminToken}`, ...headers } } }),
   );
   t.teardown(() => client.close());
   return client;
@@ -204,3 +205,19 @@ t.test('results policies: OFF passes the original, FLAG passes and records, per 
     'OFF looks at nothing; FLAG records',
   );
 });
+
+t.test(
+  "a server's request on the session's GET stream is inspected: refused to the server, traced in the caller's environment",
+  async (t) => {
+    const x = await setUp(t);
+    const client = await legacyClient(t, x, { 'x-gateway-environment': 'staging' });
+    const later = await client.callTool({ name: 'summarise_later', arguments: {} });
+    t.same(x.sampled, [], 'the client never saw the sampling request');
+    t.match(textOf(later), /sampling failed: .*-32003.*refused this sampling\/createMessage request/, 'the server got -32003 instead');
+    await client.close(); // the GET stream's trace is written when the stream ends
+    const [trace] = await contentTraces(x.px.gw, 1);
+    t.match(trace, { decision: 'BLOCKED', body: { method: null, call_trace_id: null, outcomes: ['refused_to_server'] } });
+    const [row] = await x.px.gw.db`select environment from traces where id = ${trace!.id}`;
+    t.equal(row!.environment, 'staging', "the stream's trace carries the environment its client named");
+  },
+);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// gatewayd: read configuration, start the gateway, stop cleanly on SIGTERM/SIGINT (exit 0).
+// gatewayd: read configuration, start the gateway, say so to a person at a terminal, stop cleanly
+// on SIGTERM/SIGINT (exit 0).
 import { loadConfig, ConfigError } from './config.js';
 import { startGateway } from './app.js';
 import { createLogger } from './log.js';
+import { readyLine } from './ready-line.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -24,6 +26,9 @@ async function main(): Promise<void> {
     process.stderr.write(`gatewayd: start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   }
+  // A person at a terminal gets one plain line beside the JSON logs (a service manager gets only the logs).
+  if (process.stderr.isTTY)
+    process.stderr.write(`${readyLine({ url: gateway.url, databaseUrl: config.databaseUrl, dataDir: config.dataDir })}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

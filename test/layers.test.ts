@@ -14,11 +14,13 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The wire contract: error table, body schemas, canonical JSON, roles and principals (daemon and CLI).
   shared: ['shared/'],
   // Read once at start: configuration and the root logger.
-  base: ['daemon/config.ts', 'daemon/log.ts'],
+  base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
   pure: ['daemon/pipeline/', 'daemon/verify/detectors/', 'daemon/verify/redact.ts'],
   // PostgreSQL and what sits right on it: connections, reachability, keys, the state caches, periodic jobs.
   storage: ['daemon/db/', 'daemon/crypto/', 'daemon/state-cache/', 'daemon/workers/'],
+  // The notification outbox every source writes its events to, in its own transaction (the ledger's anchoring included).
+  outbox: ['daemon/notifications/'],
   // The hash-chained ledger with its counters and dead-letter queue, its anchoring, and the metrics naming them.
   ledger: ['daemon/ledger/', 'daemon/anchor/', 'daemon/metrics.ts'],
   // The tenant every request belongs to: credentials, settings, emergency stop, rate limit, admin log.
@@ -29,8 +31,9 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   records: ['daemon/agents/', 'daemon/approvals/', 'daemon/traces/'],
   // What app.ts hands the pipelines and the route handlers.
   deps: ['daemon/deps.ts'],
-  // The governed paths: verify, the MCP gateway (client, scan, servers, rules, proxy), webhook ingest.
-  gates: ['daemon/verify/', 'daemon/mcp/', 'daemon/webhooks/'],
+  // The governed paths: verify, the MCP gateway (client, scan, servers, rules, proxy), webhook ingest; notification
+  // subscriptions and delivery, which go out through the MCP upstreams' address guard.
+  gates: ['daemon/verify/', 'daemon/mcp/', 'daemon/webhooks/', 'daemon/notifications/deliver.ts', 'daemon/notifications/subscriptions.ts'],
   // Read models over everything below: the command center.
   views: ['daemon/command-center/'],
   // The route table and its thin handlers.
@@ -43,7 +46,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 
 /** Lowest first. The daemon is one stack; the CLI stands on shared/ alone and never imports the daemon. */
 const STACKS: readonly (readonly string[])[] = [
-  ['shared', 'base', 'pure', 'storage', 'ledger', 'project', 'http', 'records', 'deps', 'gates', 'views', 'api', 'app'],
+  ['shared', 'base', 'pure', 'storage', 'outbox', 'ledger', 'project', 'http', 'records', 'deps', 'gates', 'views', 'api', 'app'],
   ['shared', 'cli'],
 ];
 

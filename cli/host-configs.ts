@@ -1,19 +1,23 @@
 // What each MCP host reads to reach a server through the gateway: the entry shapes, the file each
 // host keeps them in, and how an entry is merged into a file that holds others. Pure: no I/O.
 //
-// Formats, as their public docs give them (read when this was written):
+// Formats, checked against what their public docs say (read when this was written):
 // - VS Code: `.vscode/mcp.json` in the workspace, top-level `servers`; an HTTP server is
-//   `{"type": "http", "url", "headers"}` (code.visualstudio.com/docs/copilot/reference/mcp-configuration:
-//   "type" required, "http" or "sse"; "url" required; "headers" optional, e.g. Authorization).
+//   `{"type": "http", "url", "headers"}` ("type" required, "http" or "sse"; "url" required; "headers"
+//   optional, e.g. Authorization): the HTTP-server table of docs/copilot/reference/mcp-configuration.md
+//   in microsoft/vscode-docs (code.visualstudio.com/docs/copilot/reference/mcp-configuration).
 // - Cursor: `.cursor/mcp.json` in the project (`~/.cursor/mcp.json` for every project), top-level
-//   `mcpServers`; a remote server is `{"url", "headers"}` (cursor.com/docs/mcp).
+//   `mcpServers`; a remote server is `{"url", "headers"}` (cursor.com/docs/mcp, as quoted by client
+//   directories and vendors' Cursor guides with the same url + headers shape).
 // - Claude Code: `claude mcp add --transport http <name> <url> --header "Authorization: Bearer ..."`
 //   (options before the name); project scope is `.mcp.json` at the project root, top-level
-//   `mcpServers`, an HTTP entry `{"type": "http", "url", "headers"}` (docs.anthropic.com, Claude Code MCP).
-// - Claude Desktop: `claude_desktop_config.json`, top-level `mcpServers`, stdio entries only
+//   `mcpServers`, an HTTP entry `{"type": "http", "url", "headers"}` (the Claude Code MCP docs as
+//   quoted in guides, and the http-server.json example in anthropics/claude-code's plugin-dev skill).
+// - Claude Desktop: `claude_desktop_config.json`, top-level `mcpServers`, stdio entries
 //   `{"command", "args", "env"}`; the file is `~/Library/Application Support/Claude/` on macOS and
-//   `%APPDATA%\Claude\` on Windows (modelcontextprotocol.io quickstart for users). Linux has no
-//   official build; `$XDG_CONFIG_HOME/Claude/` (`~/.config/Claude/`) is where the community builds read.
+//   `%APPDATA%\Claude\` on Windows (the MCP user quickstart, modelcontextprotocol.io/quickstart/user,
+//   as vendors' setup docs quote it). Linux has no official build; `$XDG_CONFIG_HOME/Claude/`
+//   (`~/.config/Claude/`) is where community builds and installers look.
 import path from 'node:path';
 
 export const HOST_CLIENTS = ['vscode', 'cursor', 'claude-code', 'claude-desktop', 'json'] as const;

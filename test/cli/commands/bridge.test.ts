@@ -16,7 +16,7 @@ import { CreateMessageRequestSchema, ListRootsRequestSchema, McpError } from '@m
 import { CLI_BIN } from '../../helpers/cli.js';
 import { eventually } from '../../helpers/eventually.js';
 import { startEverythingServer } from '../../helpers/mcp-servers.js';
-import { activeServer, callTraces, startProxyGateway } from '../../helpers/mcp-proxy.js';
+import { activeAgent, activeServer, callTraces, startCountingServer, startProxyGateway } from '../../helpers/mcp-proxy.js';
 
 /** The tools the test calls are allowed; every other tool of server-everything is REQUIRE_APPROVAL. */
 const RULES = {
@@ -222,6 +222,31 @@ t.test('raw stdio: a JSON-RPC error the proxy answers under HTTP 400 reaches the
     'every stdout line is a JSON-RPC message',
   );
   t.equal(run.stdout, run.lines.map((l) => `${JSON.stringify(l)}\n`).join(''), 'and stdout is nothing but those lines');
+});
+
+t.test('the negotiated protocol version goes on every later request; GATEWAY_AGENT_ID calls as that agent', async (t) => {
+  const counting = await startCountingServer(t);
+  const target = await activeServer(px, counting.url, { get_weather: 'ALLOW', delete_file: 'DENY', ping: 'ALLOW', progress: 'ALLOW' });
+  const agent = await activeAgent(gw);
+  const from = counting.seen.length;
+  const run = await rawBridge([target.id], bridgeEnv({ GATEWAY_AGENT_ID: agent }), [
+    { msg: INIT, answer: true },
+    { msg: { jsonrpc: '2.0', method: 'notifications/initialized' }, answer: false },
+    { msg: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, answer: true },
+    { msg: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ping', arguments: { via: 'bridge' } } }, answer: true },
+  ]);
+  t.equal(run.code, 0, run.stderr);
+  t.match(
+    run.lines.find((l) => (l as { id?: unknown }).id === 2),
+    { result: { content: [{ text: '{"via":"bridge"}' }] } },
+  );
+  const upstream = counting.seen.slice(from).filter((x) => x.rpcMethod !== undefined && x.rpcMethod !== 'initialize');
+  t.same([...new Set(upstream.map((x) => x.rpcMethod))].sort(), ['notifications/initialized', 'tools/call', 'tools/list']);
+  t.ok(
+    upstream.every((x) => x.headers['mcp-protocol-version'] === '2025-06-18'),
+    'MCP-Protocol-Version: the version the initialize answer named, on every request after it',
+  );
+  t.equal((await callTraces(gw)).at(-1)?.agent_id, agent, 'X-Agent-Id from GATEWAY_AGENT_ID');
 });
 
 t.test('a refusal without a JSON-RPC body (the key revoked mid-session: 401) answers the request with -32000', async (t) => {

@@ -13,6 +13,9 @@ import type { Readable, Writable } from 'node:stream';
 
 type Id = string | number;
 
+/** How long the session's DELETE may take when the host closes (hosts kill a server after ~2 s more). */
+const DELETE_WAIT_MS = 1500;
+
 /** The code of the bridge's own answers: the gateway could not be reached or refused the HTTP request. */
 export const BRIDGE_HTTP_ERROR = -32000;
 
@@ -120,7 +123,11 @@ export async function startBridge(o: BridgeOptions): Promise<RunningBridge> {
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (http.sessionId !== undefined) {
-        await http.terminateSession().catch(() => undefined); // reported through onerror
+        // Bounded: a host waits a few seconds for its server to exit before it kills it.
+        await Promise.race([
+          http.terminateSession().catch(() => undefined), // reported through onerror
+          new Promise((resolve) => setTimeout(resolve, DELETE_WAIT_MS).unref()),
+        ]);
       }
       await http.close();
       await stdio.close();

@@ -14,7 +14,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The wire contract: error table, body schemas, canonical JSON, roles and principals (daemon and CLI).
   shared: ['shared/'],
   // Read once at start: configuration and the root logger.
-  base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts'],
+  base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
   pure: ['daemon/pipeline/', 'daemon/verify/detectors/', 'daemon/verify/redact.ts'],
   // PostgreSQL and what sits right on it: connections, reachability, keys, the state caches, periodic jobs.

@@ -4,12 +4,13 @@ import { parseInput } from '../../http/validate.js';
 import type { Route } from '../../http/types.js';
 import { createCredential, listCredentials, revokeCredential } from '../../project/keys.js';
 import type { Deps } from '../../deps.js';
+import { GATEWAY_VERSION } from '../../version.js';
 import { actorOf } from '../actor.js';
 
 export function credentialRoutes(deps: Deps): Route[] {
   return [
     {
-      // Who am I: lets gatewayctl login report the role and identity behind a token.
+      // Who am I: lets gatewayctl login and whoami report the role and identity behind a token.
       method: 'GET',
       path: '/api/v1/me',
       auth: 'viewer',
@@ -17,7 +18,15 @@ export function credentialRoutes(deps: Deps): Route[] {
         const p = r.principal;
         return {
           status: 200,
-          body: { credential_id: p.credentialId, project_id: p.projectId, kind: p.kind, role: p.role, user_id: p.userId, name: p.name },
+          body: {
+            credential_id: p.credentialId,
+            project_id: p.projectId,
+            kind: p.kind,
+            role: p.role,
+            user_id: p.userId,
+            name: p.name,
+            gateway_version: GATEWAY_VERSION,
+          },
         };
       },
     },

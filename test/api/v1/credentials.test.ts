@@ -94,6 +94,8 @@ t.test('GET /me names the credential behind the token', async (t) => {
   const gw = await startTestGateway(t);
   const me = await gw.api('GET', '/api/v1/me');
   t.match(me.body, { project_id: 'default', kind: 'user_token', role: 'admin', user_id: 'admin' });
+  const pkg = JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8')) as { version: string };
+  t.equal(me.body.gateway_version, pkg.version, "the gateway's version, from package.json");
   const viewer = await gw.api('GET', '/api/v1/me', { token: await gw.key('viewer') });
   t.match(viewer.body, { kind: 'project_key', role: 'viewer', user_id: null });
 });

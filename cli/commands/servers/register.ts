@@ -27,7 +27,10 @@ export default class ServersRegister extends GatewayCommand {
     url: Flags.string({ summary: 'MCP endpoint, http(s), without credentials in it.', required: true }),
     'connector-type': Flags.string({ summary: 'Kind of connector (default custom).' }),
     description: Flags.string({ summary: 'What the server is.' }),
-    proxied: Flags.boolean({ summary: "Agents reach the server through the gateway's proxy." }),
+    proxied: Flags.boolean({
+      summary:
+        "Record is_proxied (the spec's label for a server agents reach through the gateway). A label only: the proxy serves every ACTIVE server whatever it says.",
+    }),
   };
 
   async run(): Promise<McpServer> {

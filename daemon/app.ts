@@ -24,7 +24,9 @@ import { DeadLetterQueue } from './ledger/dlq.js';
 import { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
+import { startDeliveries } from './notifications/deliver.js';
 import { registerStopHook } from './approvals/store.js';
+import { expireApprovals } from './approvals/expiry.js';
 import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';
 import { bootstrap } from './project/bootstrap.js';
 import { startStateCache } from './state-cache/index.js';
@@ -146,6 +148,12 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
       log.info({ project: p.project_id, deleted: p.deleted, cutoff: p.cutoff }, 'retention purged trace content');
   });
   anchor.start();
+  // Outbound notifications: every daemon delivers from the shared outbox and sweeps expired approvals.
+  const notifications = startDeliveries(
+    { sql, log: log.child({ subsystem: 'notifications' }), secretBox },
+    { ...config.notifications, allow: config.upstreamAllow },
+  );
+  const expiry = every(config.notifications.pollMs, config.notifications.pollMs, 'approval-expiry', log, () => expireApprovals(sql));
   log.info({ url, instanceId, database: embedded ? 'embedded' : 'external' }, 'gatewayd listening');
   // Compiling the secret rules costs seconds of CPU; it runs in the background one rule per tick,
   // and a rule a request needs first is compiled on demand.
@@ -177,7 +185,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         clearInterval(sweeper);
         clearTimeout(warmTimer);
         warming.abort();
-        await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop()]);
+        await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop(), notifications.stop(), expiry.stop()]);
         await http.close(config.shutdownTimeoutMs);
         await Promise.all([
           closeAttachmentWorkers(),

@@ -112,6 +112,11 @@ const envSchema = z
     GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
     GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
     GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
+    GATEWAY_NOTIFICATION_POLL_MS: positiveInt(1000),
+    GATEWAY_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(5),
+    GATEWAY_NOTIFICATION_RETRY_BASE_MS: positiveInt(5000),
+    GATEWAY_NOTIFICATION_RETRY_MAX_MS: positiveInt(3_600_000),
+    GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS: positiveInt(86_400),
   })
   .superRefine((e, ctx) => {
     // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
@@ -168,6 +173,20 @@ export interface Config {
   readonly outageStateMaxAgeMs: number;
   /** Ledger anchoring (daemon/anchor/): null when GATEWAY_ANCHOR_RPC_URL is unset (off in this daemon). */
   readonly anchor: AnchorConfig | null;
+  /** Outbound webhook delivery (daemon/notifications/deliver.ts); targets use upstreamAllow too. */
+  readonly notifications: NotificationConfig;
+}
+
+export interface NotificationConfig {
+  /** How often each daemon looks for due deliveries (and for approvals to mark expired). */
+  readonly pollMs: number;
+  /** One delivery attempt's longest time. */
+  readonly timeoutMs: number;
+  /** First retry delay, doubled per attempt up to retryMaxMs, with jitter. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  /** Retries end this long after the event (then dead). */
+  readonly retryWindowMs: number;
 }
 
 export interface AnchorConfig {
@@ -233,5 +252,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             maxAttempts: e.GATEWAY_ANCHOR_MAX_ATTEMPTS,
             receiptTimeoutMs: e.GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS * 1000,
           }),
+    notifications: Object.freeze({
+      pollMs: e.GATEWAY_NOTIFICATION_POLL_MS,
+      timeoutMs: e.GATEWAY_NOTIFICATION_TIMEOUT_SECONDS * 1000,
+      retryBaseMs: e.GATEWAY_NOTIFICATION_RETRY_BASE_MS,
+      retryMaxMs: e.GATEWAY_NOTIFICATION_RETRY_MAX_MS,
+      retryWindowMs: e.GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS * 1000,
+    }),
   });
 }

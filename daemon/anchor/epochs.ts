@@ -2,7 +2,9 @@
 // the worker makes. What an epoch commits to (root, leaf count, chain) is fixed at insert (build.ts)
 // and a trigger refuses to change it; here only the transaction bookkeeping moves.
 import type { EpochJson, EpochState } from '../../shared/anchor-format.js';
-import type { Sql } from '../db/connect.js';
+import type { Sql, Tx } from '../db/connect.js';
+import { emitToAttestingProjects } from '../notifications/emit.js';
+import { anchoringDegraded } from '../notifications/events.js';
 import type { Fees } from './chain.js';
 
 export interface EpochRow {
@@ -66,6 +68,26 @@ export async function lastAnchored(sql: Sql): Promise<EpochRow | null> {
   return row ?? null;
 }
 
+/**
+ * A write that may turn anchoring degraded (status.ts: an open epoch with an error, or FAILED): when
+ * anchoring was healthy before it, anchoring.degraded is queued for the attesting projects in the
+ * same transaction, so it is told once per turn, not once per failed cycle.
+ */
+async function degrading(sql: Sql, write: (tx: Tx) => Promise<EpochRow>): Promise<EpochRow> {
+  return sql.begin(async (tx) => {
+    const [before] = await tx<{ degraded: boolean }[]>`
+      select exists (select 1 from anchor_epochs where state <> 'ANCHORED' and (last_error is not null or state = 'FAILED')) as degraded`;
+    const row = await write(tx);
+    if (!before!.degraded && row.last_error !== null)
+      await emitToAttestingProjects(
+        tx,
+        'anchoring.degraded',
+        anchoringDegraded({ epoch: row.epoch, state: row.state, reason: row.last_error }),
+      );
+    return row;
+  }) as Promise<EpochRow>;
+}
+
 /** A transaction was sent (or may have been: no answer); recorded before waiting for its receipt. */
 export async function recordSent(
   sql: Sql,
@@ -73,13 +95,15 @@ export async function recordSent(
   tx: { hash: string; from: string; nonce: number; fees: Fees },
   maybeError: string | null,
 ): Promise<EpochRow> {
-  const [row] = await sql<EpochRow[]>`
-    update anchor_epochs set state = 'SUBMITTED', from_address = ${tx.from}, nonce = ${tx.nonce}, tx_hash = ${tx.hash},
-      tx_hashes = array_append(tx_hashes, ${tx.hash}::text), attempts = attempts + 1,
-      max_fee_per_gas = ${tx.fees.maxFeePerGas.toString()}, max_priority_fee_per_gas = ${tx.fees.maxPriorityFeePerGas.toString()},
-      submitted_at = coalesce(submitted_at, now()), last_error = ${maybeError}, updated_at = now()
-    where epoch = ${epoch} returning *`;
-  return row!;
+  return degrading(sql, async (t) => {
+    const [row] = await t<EpochRow[]>`
+      update anchor_epochs set state = 'SUBMITTED', from_address = ${tx.from}, nonce = ${tx.nonce}, tx_hash = ${tx.hash},
+        tx_hashes = array_append(tx_hashes, ${tx.hash}::text), attempts = attempts + 1,
+        max_fee_per_gas = ${tx.fees.maxFeePerGas.toString()}, max_priority_fee_per_gas = ${tx.fees.maxPriorityFeePerGas.toString()},
+        submitted_at = coalesce(submitted_at, now()), last_error = ${maybeError}, updated_at = now()
+      where epoch = ${epoch} returning *`;
+    return row!;
+  });
 }
 
 export async function recordAnchored(sql: Sql, epoch: string, hash: string, blockNumber: bigint, blockTime: Date): Promise<EpochRow> {
@@ -91,15 +115,19 @@ export async function recordAnchored(sql: Sql, epoch: string, hash: string, bloc
 }
 
 export async function recordFailed(sql: Sql, epoch: string, error: string): Promise<EpochRow> {
-  const [row] = await sql<EpochRow[]>`
-    update anchor_epochs set state = 'FAILED', last_error = ${error}, updated_at = now()
-    where epoch = ${epoch} returning *`;
-  return row!;
+  return degrading(sql, async (tx) => {
+    const [row] = await tx<EpochRow[]>`
+      update anchor_epochs set state = 'FAILED', last_error = ${error}, updated_at = now()
+      where epoch = ${epoch} returning *`;
+    return row!;
+  });
 }
 
 /** The cycle could not move the epoch on; its state stays, the reason is kept for health and status. */
 export async function recordError(sql: Sql, epoch: string, error: string): Promise<EpochRow> {
-  const [row] = await sql<EpochRow[]>`
-    update anchor_epochs set last_error = ${error}, updated_at = now() where epoch = ${epoch} returning *`;
-  return row!;
+  return degrading(sql, async (tx) => {
+    const [row] = await tx<EpochRow[]>`
+      update anchor_epochs set last_error = ${error}, updated_at = now() where epoch = ${epoch} returning *`;
+    return row!;
+  });
 }

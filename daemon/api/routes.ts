@@ -13,6 +13,7 @@ import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
 import { mcpContentRoutes } from './v1/mcp-content.js';
 import type { McpProxy } from './v1/mcp-proxy.js';
 import { mcpServerRoutes } from './v1/mcp-servers.js';
+import { notificationRoutes } from './v1/notifications.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
@@ -38,5 +39,6 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService)
     ...mcpProxy.routes,
     ...commandCenterRoutes(deps),
     ...webhookRoutes(deps),
+    ...notificationRoutes(deps),
   ];
 }

@@ -14,6 +14,8 @@ import type { Sql, Tx } from '../db/connect.js';
 import { appendTraces, type Appended } from '../ledger/append.js';
 import { beginSurvivingDisconnect } from '../db/unreachable.js';
 import type { TraceInput } from '../ledger/streams.js';
+import { emitEvent } from '../notifications/emit.js';
+import { approvalRequested } from '../notifications/events.js';
 
 const AGENT_LOCK_SEED = 7_361_011;
 
@@ -29,7 +31,9 @@ export type HoldResult = { readonly limited: true } | ({ readonly limited: false
 /** The approval and the PENDING_APPROVAL trace that names it, in `tx`: both commit or neither. */
 async function approvalWithTrace(tx: Tx, projectId: string, a: NewApproval, trace: (approvalId: string) => TraceInput): Promise<Held> {
   const approval = await createApproval(tx, projectId, a);
-  const [appended] = await appendTraces(tx, projectId, [trace(approval.id)]);
+  const input = trace(approval.id);
+  const [appended] = await appendTraces(tx, projectId, [input]);
+  await emitEvent(tx, projectId, 'approval.requested', approvalRequested(approval, input.content));
   return { approvalId: approval.id, expiresAt: approval.expires_at, appended: appended! };
 }
 

@@ -9,6 +9,8 @@ import { GatewayError } from '../../shared/errors.js';
 import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
+import { emitEvent } from '../notifications/emit.js';
+import { approvalDecided } from '../notifications/events.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
 import { onStopSet } from '../project/emergency-stop.js';
 
@@ -173,6 +175,7 @@ export async function decideApproval(
         details: { kind: row.kind, trace_id: row.trace_id, server_id: row.server_id, tool_name: row.tool_name },
       }),
     ]);
+    await emitEvent(tx, projectId, 'approval.decided', approvalDecided(present(updated!)));
     return present(updated!);
   });
 }

@@ -5,6 +5,8 @@
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
+import { emitEvent } from '../notifications/emit.js';
+import { stopActivated, stopLifted } from '../notifications/events.js';
 import { actorLabel, adminEntry, type Actor } from './admin-actions.js';
 
 export interface StopState {
@@ -74,6 +76,7 @@ export async function activateStop(
         details: { reason, ...effects },
       }),
     ]);
+    await emitEvent(tx, projectId, 'project.emergency_stop.activated', stopActivated({ ...present(row), ...effects }));
     return { ...present(row), ...effects };
   });
 }
@@ -99,6 +102,7 @@ export async function liftStop(
         details: { reason, was_activated_at: current.activated_at?.toISOString() ?? null, was_reason: current.reason },
       }),
     ]);
+    await emitEvent(tx, projectId, 'project.emergency_stop.lifted', stopLifted(reason, actorLabel(actor), row!.lifted_at));
     return { ...present(undefined), lifted_at: row!.lifted_at.toISOString() };
   });
 }

@@ -25,6 +25,8 @@ import { poisoningFindings } from './poisoning.js';
 import { getServerRow, SCAN_FORMAT, upstreamAuth, type ServerRow } from '../servers/registry.js';
 import { parseUpstreamUrl, UpstreamForbiddenError } from '../client/ssrf-guard.js';
 import type { Dispatcher } from 'undici';
+import { emitEvent } from '../../notifications/emit.js';
+import { scanFailed, toolChanged } from '../../notifications/events.js';
 
 export interface ScanDeps {
   readonly sql: Sql;
@@ -92,6 +94,10 @@ interface StoredTool {
   present: boolean;
 }
 
+/** An admitted tool this scan found different from what the last scan and its admission saw: the rug pull, told once per change. */
+const changedSinceAdmission = (before: StoredTool, fingerprint: string): boolean =>
+  before.approved_hash !== null && fingerprint !== before.approved_hash && fingerprint !== before.current_fingerprint;
+
 /** Step 3: new tools inserted, known ones updated (a changed one keeps its admission record, so it reads as changed), vanished ones marked. */
 async function recordTools(
   tx: Tx,
@@ -134,6 +140,8 @@ async function recordTools(
     };
     if (before) {
       await tx`update mcp_tools set ${tx(values)}, present = true, last_seen_at = now() where id = ${before.id}`;
+      if (changedSinceAdmission(before, values.current_fingerprint))
+        await emitEvent(tx, row.project_id, 'mcp.tool.changed', toolChanged(row, before, values.current_fingerprint));
     } else {
       toolsNew += 1;
       await tx`insert into mcp_tools ${tx({ id: createId(), project_id: row.project_id, server_id: row.id, name: tool.name, ...values })}`;
@@ -169,10 +177,13 @@ export async function scanMcpServer(deps: ScanDeps, projectId: string, id: strin
     const outcome = scanOutcomeOf(err.kind);
     if (!outcome) throw err;
     if (outcome.state === 'not_run') return recordNotRun(deps.sql, row, outcome.reason, err.message);
-    await deps.sql`
-      update mcp_servers set scan_state = 'failed', scan_reason = ${outcome.reason}, scan_detail = ${err.message}, is_healthy = false,
-        last_scan_attempt_at = now(), updated_at = now()
-      where id = ${row.id}`;
+    await deps.sql.begin(async (tx) => {
+      await tx`
+        update mcp_servers set scan_state = 'failed', scan_reason = ${outcome.reason}, scan_detail = ${err.message}, is_healthy = false,
+          last_scan_attempt_at = now(), updated_at = now()
+        where id = ${row.id}`;
+      await emitEvent(tx, projectId, 'mcp.scan.failed', scanFailed(row, outcome.reason, err.message));
+    });
     return { scanned: false, reason: outcome.reason, detail: err.message, target: row.server_url, server_status: row.status };
   }
 

@@ -1,0 +1,62 @@
+// /api/v1/notifications (Admin): webhook subscriptions (the signing secret answered once, at
+// creation), a test event per subscription, and the delivery log.
+import { createSubscriptionBody, deliveriesQuery } from '../../../shared/notification-schemas.js';
+import type { Deps } from '../../deps.js';
+import type { Route } from '../../http/types.js';
+import { parseInput } from '../../http/validate.js';
+import {
+  createSubscription,
+  listDeliveries,
+  listSubscriptions,
+  removeSubscription,
+  sendTestEvent,
+} from '../../notifications/subscriptions.js';
+import { actorOf } from '../actor.js';
+
+export function notificationRoutes(deps: Deps): Route[] {
+  const subscriptions = { sql: deps.sql, secretBox: deps.secretBox, allow: deps.config.upstreamAllow };
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/notifications/subscriptions',
+      auth: 'admin',
+      async handler(r) {
+        const body = parseInput(createSubscriptionBody, r.body);
+        return { status: 201, body: await createSubscription(subscriptions, r.principal.projectId, body, actorOf(r)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/notifications/subscriptions',
+      auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: { subscriptions: await listSubscriptions(deps.sql, r.principal.projectId) } };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/notifications/subscriptions/:id',
+      auth: 'admin',
+      async handler(r) {
+        return { status: 200, body: await removeSubscription(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/notifications/subscriptions/:id/test',
+      auth: 'admin',
+      async handler(r) {
+        return { status: 202, body: await sendTestEvent(deps.sql, r.principal.projectId, r.params.id!) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/notifications/deliveries',
+      auth: 'admin',
+      async handler(r) {
+        const q = parseInput(deliveriesQuery, Object.fromEntries(r.query));
+        return { status: 200, body: await listDeliveries(deps.sql, r.principal.projectId, q) };
+      },
+    },
+  ];
+}

@@ -144,6 +144,14 @@ t.test('the inbox: requests appear, a approves, d denies, with a comment; q quit
   await until(t, 'inbox', 'j selects the second', (s) => new RegExp(`ID\\s+${second}\\s+status PENDING`).test(s));
   await keys('inbox', 'k');
   await until(t, 'inbox', 'k back to the first', (s) => new RegExp(`ID\\s+${first}\\s+status PENDING`).test(s));
+  const styled = await tmux('capture-pane', '-p', '-e', '-t', 'inbox');
+  t.match(styled, new RegExp(`^\u001b\\[7m> delete_file on ${server.name}`, 'm'), 'the selected row in inverse video');
+
+  // a smaller terminal: the inbox redraws to its size (the old 160-column rows would lose their last column)
+  await tmux('resize-window', '-t', 'inbox', '-x', '100', '-y', '30');
+  await until(t, 'inbox', 'redrawn at 100 columns', (s) => /^ {2}HELD .*TIME LEFT$/m.test(s) && s.split('\n').length <= 31);
+  await tmux('resize-window', '-t', 'inbox', '-x', '160', '-y', '40');
+  await until(t, 'inbox', 'and back at 160', (s) => /^ {2}HELD .{100,}TIME LEFT$/m.test(s));
 
   await keys('inbox', 'a');
   await until(t, 'inbox', 'a asks for a comment', (s) => s.includes(`Approve ${held} (${first})? Comment:`) && s.includes('Esc cancels'));

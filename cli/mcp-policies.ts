@@ -14,6 +14,16 @@ export interface McpPolicy {
   is_auto_generated: boolean;
   created_by: string | null;
   created_at: string;
+  /** Names beside the ids (the list answers them; a created or deleted rule's answer does not). */
+  tool_name?: string | null;
+  server_name?: string | null;
+  agent_name?: string | null;
+}
+
+/** "name (id)", or the id alone when the name is unknown. */
+function named(name: string | null | undefined, id: string | null, max = 40): string | null {
+  if (id === null) return null;
+  return name ? safeText(`${name} (${id})`, max) : safeText(id, max);
 }
 
 export const MCP_POLICIES_ROUTE = '/api/v1/mcp/policies';
@@ -24,9 +34,9 @@ export function mcpPolicyTable(policies: readonly McpPolicy[]): string {
     policies.map((p) => [
       p.id,
       p.action,
-      p.mcp_tool_id,
-      p.agent_id === null ? null : safeText(p.agent_id, 40),
-      p.server_id,
+      named(p.tool_name, p.mcp_tool_id),
+      named(p.agent_name, p.agent_id),
+      named(p.server_name, p.server_id),
       p.is_auto_generated ? 'yes' : 'no',
       p.created_by === null ? null : safeText(p.created_by, 40),
       p.reason === null ? null : safeText(p.reason, 60),

@@ -317,7 +317,11 @@ t.test('policies mcp add, list and remove; an agent rule that loosens is refused
   t.match(table.stdout, new RegExp(`^${added?.[1]}\\s+DENY\\s+-\\s+bot-1\\s+-\\s+no\\s+\\S+\\s+contractor$`, 'm'));
   t.match(
     table.stdout,
-    new RegExp(`^${toolRule.json.id}\\s+REQUIRE_APPROVAL\\s+${tool.id}\\s+bot-2\\s+${weather}\\s+no\\s+\\S+\\s+-$`, 'm'),
+    // Names beside the ids: the tool and the server by name (cut to 40 characters); bot-2 names no registered agent.
+    new RegExp(
+      `^${toolRule.json.id}\\s+REQUIRE_APPROVAL\\s+get_weather \\(${tool.id}\\)\\s+bot-2\\s+weather \\(${weather.slice(0, 10)}\\S*\\s+no\\s+\\S+\\s+-$`,
+      'm',
+    ),
   );
 
   const removed = await ctl(['policies', 'mcp', 'remove', added![1]!]);

@@ -37,9 +37,18 @@ const present = (p: PolicyRow) => ({
   created_at: p.created_at.toISOString(),
 });
 
-export async function listMcpPolicies(sql: Sql, projectId: string): Promise<ReturnType<typeof present>[]> {
-  const rows = await sql<PolicyRow[]>`select * from mcp_policies where project_id = ${projectId} order by created_at, id limit 1000`;
-  return rows.map(present);
+/** A rule as listed: beside each id the name a person knows it by (null when the tool, server or agent is gone). */
+type Listed = ReturnType<typeof present> & { tool_name: string | null; server_name: string | null; agent_name: string | null };
+
+export async function listMcpPolicies(sql: Sql, projectId: string): Promise<Listed[]> {
+  const rows = await sql<(PolicyRow & { tool_name: string | null; server_name: string | null; agent_name: string | null })[]>`
+    select p.*, t.name as tool_name, s.name as server_name, a.name as agent_name
+    from mcp_policies p
+      left join mcp_tools t on t.id = p.mcp_tool_id
+      left join mcp_servers s on s.id = coalesce(p.server_id, t.server_id) and s.project_id = p.project_id
+      left join agents a on a.id = p.agent_id and a.project_id = p.project_id
+    where p.project_id = ${projectId} order by p.created_at, p.id limit 1000`;
+  return rows.map((r) => ({ ...present(r), tool_name: r.tool_name, server_name: r.server_name, agent_name: r.agent_name }));
 }
 
 async function record(

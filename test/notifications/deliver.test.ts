@@ -116,6 +116,25 @@ t.test('a receiver answering 500 then 200 gets the event again, and it is acknow
   t.same(rx.duplicates('/flaky'), []);
 });
 
+t.test("after a failure, the subscription's other claimed rows go back unattempted, and are delivered next", async (t) => {
+  const sub = await subscribe('/batch');
+  rx.answer('/batch', (n) => (n === 0 ? 503 : 204));
+  // Three events committed at once, so one pass claims them together, oldest first.
+  const ids = ['msg_batch_1', 'msg_batch_2', 'msg_batch_3'];
+  await gw.db`
+    insert into notification_deliveries (id, project_id, subscription_id, event_type, body)
+    select x.id, s.project_id, s.id, 'test', jsonb_build_object('type', 'test', 'timestamp', now()::text, 'data', '{}'::jsonb)
+    from unnest(${ids}::text[]) with ordinality as x(id, n), notification_subscriptions s where s.id = ${sub} order by n`;
+  for (const id of ids) t.ok(await settledAs(id, 'delivered'), id);
+  t.same(
+    await Promise.all(ids.map(async (id) => (await row(id)).attempts)),
+    [2, 1, 1],
+    'the failed one took two attempts; the two behind it one each',
+  );
+  t.same(rx.received('/batch')[0]!.id, 'msg_batch_1', 'the oldest went first');
+  t.same(rx.duplicates('/batch'), []);
+});
+
 t.test('a redirect is not followed: the attempt counts as failed and is retried', async (t) => {
   const sub = await subscribe('/moved');
   rx.answer('/moved', () => 302);

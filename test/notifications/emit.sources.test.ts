@@ -142,9 +142,33 @@ t.test('anchoring.degraded: to the attesting projects, once per turn from health
   t.match(await events('anchoring.degraded'), [{ data: { epoch: 1, state: 'PENDING', reason: 'the node at the RPC URL did not answer' } }]);
 });
 
+t.test('a receiver that never answers delays no call: calls and verify are answered while its delivery hangs', async (t) => {
+  const stuck = await gw.api('POST', '/api/v1/notifications/subscriptions', {
+    body: { url: rx.url('/stuck'), events: ['approval.requested'] },
+  });
+  rx.answer('/stuck', () => 'hang');
+  await hold('/srv/d');
+  t.ok(await eventually(() => rx.received('/stuck').length === 1), 'a delivery to it is in flight');
+  const held = await px.callTool(server.id, 'delete_file', { path: '/srv/e' }, { headers: { 'x-agent-id': agent } });
+  t.equal(held.body.error.code, -32004, 'the held call is answered');
+  const verify = await gw.api('POST', '/api/v1/verify', { body: { prompt: 'payroll once more' } });
+  t.equal(verify.status, 202, 'a held verify is answered');
+  const inFlight = await gw.db`
+    select attempts, last_error from notification_deliveries where subscription_id = ${stuck.body.id} order by seq limit 1`;
+  t.match(inFlight, [{ attempts: 1, last_error: null }], 'both answered while the first delivery was still waiting on the receiver');
+  t.equal(rx.received('/stuck').length, 1);
+  t.equal((await gw.api('DELETE', `/api/v1/notifications/subscriptions/${stuck.body.id}`)).status, 200);
+});
+
 t.test('every event reached the receiver, signed, once', async (t) => {
-  const [total] = await gw.db`select count(*)::int as n from notification_deliveries`;
-  t.ok(await eventually(async () => (await gw.db`select 1 from notification_deliveries where status = 'delivered'`).length === total!.n));
+  const [total] = await gw.db`select count(*)::int as n from notification_deliveries where subscription_id = ${sub.body.id}`;
+  t.ok(
+    await eventually(
+      async () =>
+        (await gw.db`select 1 from notification_deliveries where subscription_id = ${sub.body.id} and status = 'delivered'`).length
+        === total!.n,
+    ),
+  );
   const got = rx.received('/all');
   t.equal(got.length, total!.n);
   t.ok(got.every((r) => r.verified));

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { CLI_BIN, runCli } from '../helpers/cli.js';
-import { eventually } from '../helpers/eventually.js';
-import { activeServer, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
+import { CLI_BIN, runCli } from '../../../helpers/cli.js';
+import { eventually } from '../../../helpers/eventually.js';
+import { activeServer, startCountingServer, startProxyGateway } from '../../../helpers/mcp-proxy.js';
 
 const run = promisify(execFile);
 

@@ -69,16 +69,16 @@ export async function loadConnection(env: ConfigEnv = process.env): Promise<Conn
 }
 
 /**
- * Writes through a fresh 0600 file renamed into place, so the token is never readable by others,
- * not even for a moment when an older file had looser permissions.
+ * Writes `text` to `file` through a fresh file created with `mode` and renamed into place, so what
+ * it holds is never readable by others, not even for a moment when an older file had looser
+ * permissions; the directory is created 0700 when missing.
  */
-export async function saveConnection(connection: Connection, env: ConfigEnv = process.env): Promise<string> {
-  const file = configPath(env);
+export async function writePrivateFile(file: string, text: string, mode: number): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
-  const handle = await fs.open(temp, 'wx', 0o600);
+  const handle = await fs.open(temp, 'wx', mode);
   try {
-    await handle.writeFile(`${JSON.stringify({ url: connection.url, token: connection.token }, null, 2)}\n`);
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
@@ -89,6 +89,12 @@ export async function saveConnection(connection: Connection, env: ConfigEnv = pr
     await fs.rm(temp, { force: true });
     throw err;
   }
-  await fs.chmod(file, 0o600);
+  await fs.chmod(file, mode);
+}
+
+/** Saves URL and token, 0600. */
+export async function saveConnection(connection: Connection, env: ConfigEnv = process.env): Promise<string> {
+  const file = configPath(env);
+  await writePrivateFile(file, `${JSON.stringify({ url: connection.url, token: connection.token }, null, 2)}\n`, 0o600);
   return file;
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../base-command.js';
-import { configPath } from '../config.js';
+import { configPath, writePrivateFile } from '../config.js';
 import { UsageError } from '../errors.js';
 import {
   claudeCodeCommand,
@@ -212,25 +212,11 @@ async function readHostFile(file: string, client: HostClient, name: string, forc
 }
 
 /** Through a fresh file renamed into place; an existing file keeps its mode, a new one gets `mode`. */
+/** Writes through a fresh file renamed into place (cli/config.ts), keeping the mode of a file it replaces. */
 async function writePrivate(file: string, text: string, mode: number): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const keep = await fs.stat(file).then(
     (s) => s.mode & 0o777,
     () => null,
   );
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await fs.open(temp, 'wx', keep ?? mode);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, file);
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    throw err;
-  }
-  await fs.chmod(file, keep ?? mode);
+  await writePrivateFile(file, text, keep ?? mode);
 }

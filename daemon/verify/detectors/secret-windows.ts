@@ -11,6 +11,8 @@ const HIT_CAP = 256;
 const KEYWORDS = [...new Set(SECRET_RULES.flatMap((r) => r.keywords))];
 const AUTOMATON = new WordAutomaton(KEYWORDS);
 const RULE_KEYWORDS = SECRET_RULES.map((r) => r.keywords.map((k) => KEYWORDS.indexOf(k)));
+/** For each keyword, the rules (by index) that name it. */
+const KEYWORD_RULES: readonly number[][] = KEYWORDS.map((_, k) => RULE_KEYWORDS.flatMap((ks, rule) => (ks.includes(k) ? [rule] : [])));
 
 const NO_POSITIONS: number[] = [];
 
@@ -29,6 +31,16 @@ export class KeywordHits {
       else if (list.length === HIT_CAP) this.hits.set(k, null);
       else list.push(end - KEYWORDS[k]!.length);
     });
+  }
+
+  /**
+   * The rules (by index, ascending) one of whose keywords occurs: every rule has keywords, so no
+   * other rule can match and a text without any keyword costs no per-rule work at all.
+   */
+  rulesHit(): number[] {
+    const rules = new Set<number>();
+    for (const k of this.hits.keys()) for (const rule of KEYWORD_RULES[k]!) rules.add(rule);
+    return [...rules].sort((a, b) => a - b);
   }
 
   /** Sorted positions of the rule's keywords; null means "everywhere" (scan the whole text). */

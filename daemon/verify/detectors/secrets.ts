@@ -302,7 +302,8 @@ export const secretsDetector: Detector<SecretsConfig> = {
       const disabled = new Set(config.disabled_rules);
       const allowValues = new Set(config.allow_values);
       const out: Finding[] = [];
-      for (let i = 0; i < SECRET_RULES.length && out.length < MAX_FINDINGS; i++) {
+      for (const i of hits.rulesHit()) {
+        if (out.length >= MAX_FINDINGS) break;
         if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
       }
       return dedupe(out).slice(0, MAX_FINDINGS);

@@ -33,6 +33,14 @@ t.test('every rule compiles into RE2; the untranslated gitleaks rules are listed
   t.same(await warmSecretRules(), report, 'warming after compiling compiles nothing twice');
 });
 
+t.test('every rule names a keyword: only rules whose keyword occurs are run, so a rule without one could never match', async (t) => {
+  t.same(
+    SECRET_RULES.filter((r) => r.keywords.length === 0).map((r) => r.id),
+    [],
+  );
+  t.same(secretsDetector.detect('a plain sentence without any secret in it', secretsDetector.parseConfig({})), []);
+});
+
 t.test('a vendor key is found with exact offsets, also after astral characters and lone surrogates', async (t) => {
   t.same(found(`my key is ${AKIA} ok`), [['aws-access-token', AKIA]]);
   t.same(found(`😀 \uD800 ${GHP}`), [['github-pat', GHP]]);

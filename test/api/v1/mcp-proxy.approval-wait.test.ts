@@ -329,4 +329,27 @@ t.test('real SDK clients (1.x and 2.x) wait in one call while gatewayctl approve
   const [modernResult] = await Promise.all([modern.callTool({ name: 'delete_file', arguments: { text: 'sdk2' } }), approveWithCli()]);
   t.match(modernResult, { content: [{ type: 'text', text: '{"text":"sdk2"}' }] }, 'SDK 2.x: the tool result, in one call');
   t.equal(upstream.calls(), 2, 'each call reached the upstream once');
+
+  const denyWithCli = async () => {
+    const id = await openApproval();
+    const run = await runCli(['approvals', 'decide', id, '--deny', '--comment', 'not now'], home, {
+      GATEWAYCTL_CONFIG: `${home}/none.json`,
+      GATEWAY_URL: px.url,
+      GATEWAY_TOKEN: alice,
+    });
+    t.equal(run.code, 0, run.stderr);
+  };
+  const [denied] = await Promise.all([
+    legacy.callTool({ name: 'delete_file', arguments: { text: 'sdk1-denied' } }).then(
+      () => null,
+      (err: unknown) => err,
+    ),
+    denyWithCli(),
+  ]);
+  t.match(
+    denied,
+    { code: -32003, message: /was denied by alice \("not now"\)/ },
+    'SDK 1.x: the denial, in the same call, with who and why',
+  );
+  t.equal(upstream.calls(), 2, 'a denied call never reaches the upstream');
 });

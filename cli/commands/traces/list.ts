@@ -1,8 +1,10 @@
 // gatewayctl traces list: a page of the project's traces, newest first, with every filter of
 // GET /api/v1/traces; the flags are checked with the daemon's own schema before anything is sent.
+// The table names a registered agent beside its id.
 import { Flags } from '@oclif/core';
 import { DECISIONS, TIME_RANGES, traceListQuery } from '../../../shared/trace-schemas.js';
 import { checkBody } from '../../agent-flags.js';
+import { agentCell, agentNames } from '../../agent-names.js';
 import { GatewayCommand } from '../../base-command.js';
 import { table } from '../../format.js';
 import { safeText, type Trace, type TracePage } from '../../trace-output.js';
@@ -10,9 +12,9 @@ import { safeText, type Trace, type TracePage } from '../../trace-output.js';
 /** Long reasons are cut in the table; `traces get` shows them whole. */
 const REASON_WIDTH = 60;
 
-function row(t: Trace): (string | null | undefined)[] {
+function row(t: Trace, names: ReadonlyMap<string, string>): (string | null | undefined)[] {
   const text = (v: unknown) => (typeof v === 'string' ? safeText(v, REASON_WIDTH) : null);
-  return [t.id, t.timestamp, t.decision, text(t.metadata?.agent_id), text(t.action_name), t.userAction, text(t.reason)];
+  return [t.id, t.timestamp, t.decision, agentCell(t.metadata?.agent_id, names), text(t.action_name), t.userAction, text(t.reason)];
 }
 
 export default class TracesList extends GatewayCommand {
@@ -51,13 +53,23 @@ export default class TracesList extends GatewayCommand {
     );
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-    const page = await (await this.api()).request<TracePage>('GET', `/api/v1/traces?${params}`);
+    const api = await this.api();
+    const page = await api.request<TracePage>('GET', `/api/v1/traces?${params}`);
     const shown = page.traces.length;
     if (shown === 0) {
       this.log(page.total === 0 ? 'No traces.' : `No traces at offset ${query.offset}; ${page.total} match.`);
       return page;
     }
-    this.log(table(['ID', 'TIME', 'DECISION', 'AGENT', 'ACTION', 'REVIEW', 'REASON'], page.traces.map(row)));
+    const names = await agentNames(
+      api,
+      page.traces.map((x) => x.metadata?.agent_id),
+    );
+    this.log(
+      table(
+        ['ID', 'TIME', 'DECISION', 'AGENT', 'ACTION', 'REVIEW', 'REASON'],
+        page.traces.map((x) => row(x, names)),
+      ),
+    );
     this.log(`Traces ${query.offset + 1}-${query.offset + shown} of ${page.total}.`);
     if (query.offset + shown < page.total) this.notice(`More traces: --offset ${query.offset + shown}.`);
     return page;

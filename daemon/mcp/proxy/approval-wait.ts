@@ -22,12 +22,14 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { APPROVAL_WAIT_MAX_SECONDS } from '../../../shared/schemas.js';
 import type { Approval } from '../../approvals/store.js';
 import { awaitDecision, type WaitEnd } from '../../approvals/wait.js';
+import type { Sql } from '../../db/connect.js';
 import type { Deps } from '../../deps.js';
 import type { Reply } from '../../http/types.js';
 import { credentialStanding } from '../../project/standing.js';
 import { stateCacheOf } from '../../state-cache/cache.js';
 import { formatSseEvent } from '../client/sse.js';
 import { header } from './headers.js';
+import { loadApprovalWait } from './load.js';
 import { waitEndedMessage } from './held-message.js';
 import { OpenStreamAnswer } from './open-stream.js';
 import { rpcError, type RpcId } from './rpc.js';
@@ -43,6 +45,25 @@ export function requestedWait(headers: IncomingHttpHeaders): number | undefined 
   if (raw === undefined) return undefined;
   if (!/^\d{1,9}$/.test(raw.trim())) return { invalid: `${WAIT_HEADER} must be a whole number of seconds` };
   return Math.min(Number(raw.trim()), APPROVAL_WAIT_MAX_SECONDS);
+}
+
+/** How long a held call waits: the header's seconds, else the project's setting; 0 for a client that takes no event stream. */
+export async function waitSecondsFor(
+  sql: Sql,
+  projectId: string,
+  headers: IncomingHttpHeaders,
+  asked: number | undefined,
+): Promise<number> {
+  if (!acceptsEventStream(headers)) return 0;
+  return asked ?? (await loadApprovalWait(sql, projectId));
+}
+
+/** The call's `_meta.progressToken`, when it sent one. */
+export function progressTokenOf(params: Readonly<Record<string, unknown>>): string | number | undefined {
+  const meta = params._meta;
+  const token =
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>).progressToken : undefined;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 
 export function acceptsEventStream(headers: IncomingHttpHeaders): boolean {

@@ -28,8 +28,8 @@ import { answerThroughGatewaySession } from './gateway-session.js';
 import { relay, upstreamLimits, type RelayResult } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
 import { forwardUnderApproval, holdCall } from '../../approvals/held-call.js';
-import { loadApprovalWait, loadCallContext, pendingCountFor } from './load.js';
-import { acceptsEventStream, requestedWait, waitForDecision } from './approval-wait.js';
+import { loadCallContext, pendingCountFor } from './load.js';
+import { progressTokenOf, requestedWait, waitForDecision, waitSecondsFor } from './approval-wait.js';
 import type { OutcomeRecorder } from './outcomes.js';
 import { runStages, TOOL_CALL_STAGES, type Decision } from './pipeline.js';
 import { heldMessage, type Rejected } from './held-message.js';
@@ -183,7 +183,9 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
       ...(settled.approvalId ? { approval_id: settled.approvalId } : {}),
     };
     const message = heldText(settled) ?? refusal.detail.message;
-    const waitSeconds = await waitFor(deps, call, settled, wait);
+    // A held call (once: not when it is decided again after its wait) may wait for the decision.
+    const waitSeconds =
+      refusal.detail.hold && call.waitedOn === undefined ? await waitSecondsFor(deps.sql, projectId, r.req.headers, wait) : 0;
     if (waitSeconds > 0 && settled.approvalId !== null && settled.expiresAt !== null) {
       const waitedOn = settled.approvalId;
       return waitForDecision(
@@ -211,19 +213,6 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
   const forwarded = settled.d.state.forwardArguments ?? split.forwarded; // masked by a REDACT content policy
   const forwardedParams = forwarded === undefined ? rest : { ...rest, arguments: forwarded };
   return forwardCall(deps, call, settled, forwardedParams, headers);
-}
-
-/** Seconds a held call waits for its decision (approval-wait.ts); 0 for any other answer. */
-async function waitFor(deps: ProxyDeps, call: CallRequest, settled: Settled, asked: number | undefined): Promise<number> {
-  const { d } = settled;
-  if (d.kind !== 'refuse' || !d.refusal.detail.hold || settled.approvalId === null || call.waitedOn !== undefined) return 0;
-  if (!acceptsEventStream(call.r.req.headers)) return 0;
-  return asked ?? (await loadApprovalWait(deps.sql, call.r.principal.projectId));
-}
-
-function progressTokenOf(params: Record<string, unknown>): string | number | undefined {
-  const token = isObject(params._meta) ? params._meta.progressToken : undefined;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 
 /** The -32004 text of a held call (held-message.ts); null for any other refusal. */

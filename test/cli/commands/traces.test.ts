@@ -383,3 +383,15 @@ t.test('the row counter and the progress line', async (t) => {
   quiet.clear();
   t.same(pipe, [], 'nothing when not a terminal');
 });
+
+// Last: it registers an agent and adds a trace, which the counts above do not expect.
+t.test('list: a registered agent is named beside its id; an unregistered one shows its id alone', async (t) => {
+  const agent = await gw.api('POST', '/api/v1/agents', { body: { name: 'support-bot', protection_profile: 'safe' } });
+  t.equal(agent.status, 201, agent.text);
+  const named = await seed(gw, { decision: 'FLAGGED', agentId: agent.body.id, reason: 'named', environment: 'named-env' });
+  const human = await ctl(['traces', 'list', '--env', 'named-env']);
+  t.equal(human.code, 0, human.stderr);
+  t.match(human.stdout, new RegExp(`^${named.id}\\s+\\S+Z\\s+FLAGGED\\s+support-bot \\(${agent.body.id}\\)\\s+-\\s+-\\s+named$`, 'm'));
+  const json = await ctl(['traces', 'list', '--env', 'named-env', '--json']);
+  t.same(json.json, (await gw.api('GET', '/api/v1/traces?environment=named-env')).body, '--json stays the API body');
+});

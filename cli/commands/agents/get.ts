@@ -24,6 +24,7 @@ export function agentLines(agent: Readonly<Record<string, unknown>>): string {
 
 export default class AgentsGet extends GatewayCommand {
   static override summary = 'Show an agent: registration, risk, capability model, status and activity.';
+  static override examples = ['<%= config.bin %> agents get AGENT_ID', '<%= config.bin %> agents get AGENT_ID --json'];
   static override args = {
     id: Args.string({ description: 'ID of the agent (see agents list).', required: true }),
   };

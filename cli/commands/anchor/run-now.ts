@@ -8,6 +8,7 @@ import { EXIT } from '../../errors.js';
 
 export default class AnchorRunNow extends GatewayCommand {
   static override summary = 'Run one ledger anchoring cycle now and print the epoch (exit 1 when it failed or is stuck).';
+  static override examples = ['<%= config.bin %> anchor run-now', '<%= config.bin %> anchor run-now --timeout 120'];
 
   static override flags = {
     timeout: Flags.integer({ description: 'Seconds to wait for the cycle (it waits for the transaction receipt).', default: 600, min: 1 }),

@@ -7,6 +7,7 @@ import { safeText } from '../../trace-output.js';
 
 export default class AnchorStatusCommand extends GatewayCommand {
   static override summary = 'Show ledger anchoring: configuration, health, the last anchored epoch and recent epochs.';
+  static override examples = ['<%= config.bin %> anchor status', '<%= config.bin %> anchor status --json'];
 
   async run(): Promise<AnchorStatus> {
     await this.parse(AnchorStatusCommand);

@@ -14,6 +14,7 @@ export interface ExtensionListing {
 
 export default class ExtensionsList extends GatewayCommand {
   static override summary = 'List extensions (never their keys).';
+  static override examples = ['<%= config.bin %> extensions list', '<%= config.bin %> extensions list --json'];
 
   async run(): Promise<{ extensions: ExtensionListing[] }> {
     await this.parse(ExtensionsList);

@@ -17,6 +17,7 @@ export interface KeyListing {
 
 export default class KeysList extends GatewayCommand {
   static override summary = 'List project API keys and user tokens (never their secrets).';
+  static override examples = ['<%= config.bin %> keys list', '<%= config.bin %> keys list --json'];
 
   async run(): Promise<{ keys: KeyListing[] }> {
     await this.parse(KeysList);

@@ -12,6 +12,7 @@ export interface CheckpointState {
 
 export default class LedgerCheckpoint extends GatewayCommand {
   static override summary = 'Show the checkpoint verifier key (vkey) and the latest signed checkpoint of the trace ledger.';
+  static override examples = ['<%= config.bin %> ledger checkpoint', '<%= config.bin %> ledger checkpoint --json'];
 
   async run(): Promise<CheckpointState> {
     await this.parse(LedgerCheckpoint);

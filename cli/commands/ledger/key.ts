@@ -6,6 +6,7 @@ import type { CheckpointState } from './checkpoint.js';
 
 export default class LedgerKey extends GatewayCommand {
   static override summary = 'Print the checkpoint verifier key (vkey) alone, to save out of band and pin with traces verify-proof --vkey.';
+  static override examples = ['<%= config.bin %> ledger key > checkpoint.vkey'];
 
   async run(): Promise<{ vkey: string }> {
     await this.parse(LedgerKey);

@@ -5,6 +5,7 @@ import { describeStop, type StopState } from './status.js';
 
 export default class StopActivate extends GatewayCommand {
   static override summary = 'Activate the project emergency stop: project keys are refused, user tokens may only read and lift.';
+  static override examples = ['<%= config.bin %> stop activate --reason "incident 42"'];
   static override flags = {
     reason: Flags.string({ summary: 'Why, for the admin log and the stop status.' }),
   };

@@ -5,6 +5,7 @@ import type { StopState } from './status.js';
 
 export default class StopLift extends GatewayCommand {
   static override summary = 'Lift the project emergency stop.';
+  static override examples = ['<%= config.bin %> stop lift --reason "resolved"'];
   static override flags = {
     reason: Flags.string({ summary: 'Why, for the admin log.' }),
   };

@@ -16,6 +16,7 @@ export function describeStop(state: StopState): string {
 
 export default class StopStatus extends GatewayCommand {
   static override summary = 'Show whether the project emergency stop is active.';
+  static override examples = ['<%= config.bin %> stop status', '<%= config.bin %> stop status --json'];
 
   async run(): Promise<StopState> {
     await this.parse(StopStatus);

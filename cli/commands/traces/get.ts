@@ -8,6 +8,7 @@ import { recordLines, TraceNotFound, type Trace, type TracePage } from '../../tr
 
 export default class TracesGet extends GatewayCommand {
   static override summary = "Show a trace's full record: content shown, payloads, reviewer action and hash-chain proof.";
+  static override examples = ['<%= config.bin %> traces get TRACE_ID', '<%= config.bin %> traces get TRACE_ID --json'];
   static override args = {
     id: Args.string({ description: 'ID of the trace (see traces list).', required: true }),
   };

@@ -12,6 +12,7 @@ export interface Revealed {
 
 export default class TracesReveal extends GatewayCommand {
   static override summary = 'Print the raw, unmasked original of a trace (Admin; audit level full). Every reveal is audited.';
+  static override examples = ['<%= config.bin %> traces reveal TRACE_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the trace (see traces list).', required: true }),
   };

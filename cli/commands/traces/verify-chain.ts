@@ -14,6 +14,7 @@ export interface ChainReport {
 
 export default class TracesVerifyChain extends GatewayCommand {
   static override summary = 'Re-verify the trace (or admin-log) hash chain; exits 1 when a link is broken.';
+  static override examples = ['<%= config.bin %> traces verify-chain', '<%= config.bin %> traces verify-chain --stream admin --json'];
   static override flags = {
     stream: Flags.string({ summary: 'Which chain to verify.', options: ['traces', 'admin'], default: 'traces' }),
   };

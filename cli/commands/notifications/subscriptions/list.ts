@@ -6,6 +6,10 @@ import { safeText } from '../../../trace-output.js';
 
 export default class NotificationsSubscriptionsList extends GatewayCommand {
   static override summary = "List the project's notification subscriptions (Admin; never their secrets).";
+  static override examples = [
+    '<%= config.bin %> notifications subscriptions list',
+    '<%= config.bin %> notifications subscriptions list --json',
+  ];
 
   async run(): Promise<{ subscriptions: SubscriptionListing[] }> {
     await this.parse(NotificationsSubscriptionsList);

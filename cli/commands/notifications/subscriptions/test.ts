@@ -5,6 +5,7 @@ import { GatewayCommand } from '../../../base-command.js';
 
 export default class NotificationsSubscriptionsTest extends GatewayCommand {
   static override summary = 'Send a test event to a subscription (Admin); see the outcome with notifications deliveries.';
+  static override examples = ['<%= config.bin %> notifications subscriptions test SUBSCRIPTION_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the subscription (see notifications subscriptions list).', required: true }),
   };

@@ -4,6 +4,7 @@ import { policyTable, type PromptPolicy } from '../../../policy-flags.js';
 
 export default class PoliciesPromptList extends GatewayCommand {
   static override summary = "List the project's prompt policies (what verify runs).";
+  static override examples = ['<%= config.bin %> policies prompt list', '<%= config.bin %> policies prompt list --json'];
 
   async run(): Promise<{ policies: PromptPolicy[] }> {
     await this.parse(PoliciesPromptList);

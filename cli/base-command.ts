@@ -22,6 +22,11 @@ export abstract class GatewayCommand extends Command {
     return new ApiClient(connection, this.config.userAgent);
   }
 
+  /** Checks a token against its gateway before anything is saved: the project it belongs to. */
+  async checkToken(connection: Connection): Promise<{ id: string; name: string }> {
+    return this.clientFor(connection).request<{ id: string; name: string }>('GET', '/api/v1/project');
+  }
+
   /** stderr even in --json mode, so that warnings never corrupt the JSON on stdout. */
   protected notice(message: string): void {
     process.stderr.write(`${message}\n`);

@@ -1,5 +1,8 @@
-// Where gatewayctl keeps its connection (gateway URL and token) and how it reads and writes it.
-// The file holds a secret, so it is written 0600 in a 0700 directory and never printed.
+// Where gatewayctl keeps its connections (gateway URL and token, by context name) and how it reads
+// and writes them. The file holds secrets, so it is written 0600 in a 0700 directory and never
+// printed. Its shape: {"current": NAME, "contexts": {NAME: {"url", "token"}}}; the first shape,
+// {"url", "token"}, still reads, as the one context "default". GATEWAYCTL_CONTEXT picks a context
+// for one command; GATEWAY_URL and GATEWAY_TOKEN, both set, replace the file altogether.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +15,7 @@ export interface Connection {
 
 export interface ConfigEnv {
   readonly GATEWAYCTL_CONFIG?: string;
+  readonly GATEWAYCTL_CONTEXT?: string;
   readonly XDG_CONFIG_HOME?: string;
   readonly GATEWAY_URL?: string;
   readonly GATEWAY_TOKEN?: string;
@@ -35,37 +39,66 @@ export function normaliseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-async function readSaved(file: string): Promise<Partial<Connection>> {
+/** Every saved connection by context name, and the one commands use. */
+export interface SavedConfig {
+  readonly current: string | null;
+  readonly contexts: Readonly<Record<string, Connection>>;
+}
+
+export const CONTEXT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const DEFAULT_CONTEXT = 'default';
+
+const isConnection = (v: unknown): v is Connection =>
+  typeof v === 'object' && v !== null && typeof (v as Connection).url === 'string' && typeof (v as Connection).token === 'string';
+
+export async function readConfig(file: string): Promise<SavedConfig> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { current: null, contexts: {} };
     throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unknown error'}`);
   }
+  let parsed: Record<string, unknown>;
   try {
-    const parsed = JSON.parse(text) as Partial<Connection>;
-    return {
-      url: typeof parsed.url === 'string' ? parsed.url : undefined,
-      token: typeof parsed.token === 'string' ? parsed.token : undefined,
-    };
+    parsed = JSON.parse(text) as Record<string, unknown>;
   } catch {
     throw new UsageError(`${file} is not valid JSON; run gatewayctl login again`);
   }
+  if (isConnection(parsed)) return { current: DEFAULT_CONTEXT, contexts: { [DEFAULT_CONTEXT]: { url: parsed.url, token: parsed.token } } };
+  const raw = typeof parsed.contexts === 'object' && parsed.contexts !== null ? (parsed.contexts as Record<string, unknown>) : {};
+  const contexts = Object.fromEntries(Object.entries(raw).filter((e): e is [string, Connection] => isConnection(e[1])));
+  const current = typeof parsed.current === 'string' && parsed.current in contexts ? parsed.current : null;
+  return { current, contexts };
 }
 
-/** The saved connection with GATEWAY_URL / GATEWAY_TOKEN taking precedence, field by field. */
+export async function writeConfig(file: string, config: SavedConfig): Promise<void> {
+  await writePrivateFile(file, `${JSON.stringify({ current: config.current, contexts: config.contexts }, null, 2)}\n`, 0o600);
+}
+
+/** The connection commands use: GATEWAY_URL and GATEWAY_TOKEN when both are set, else the context's (GATEWAYCTL_CONTEXT, else the current one). */
 export async function loadConnection(env: ConfigEnv = process.env): Promise<Connection> {
   const file = configPath(env);
-  const saved = env.GATEWAY_URL && env.GATEWAY_TOKEN ? {} : await readSaved(file);
-  const url = env.GATEWAY_URL || saved.url;
-  const token = env.GATEWAY_TOKEN || saved.token;
+  if (env.GATEWAY_URL && env.GATEWAY_TOKEN) return { url: normaliseUrl(env.GATEWAY_URL), token: env.GATEWAY_TOKEN };
+  const saved = await readConfig(file);
+  const name = env.GATEWAYCTL_CONTEXT || saved.current;
+  const picked = name ? saved.contexts[name] : undefined;
+  if (env.GATEWAYCTL_CONTEXT && !picked)
+    throw new UsageError(`no context "${env.GATEWAYCTL_CONTEXT}" in ${file} (gatewayctl context list)`);
+  const url = env.GATEWAY_URL || picked?.url;
+  const token = env.GATEWAY_TOKEN || picked?.token;
   if (!url || !token) {
     throw new UsageError(
       `not logged in (no ${url ? 'token' : 'gateway URL'} in ${file}): run "gatewayctl login --url URL --token TOKEN" or set GATEWAY_URL and GATEWAY_TOKEN`,
     );
   }
   return { url: normaliseUrl(url), token };
+}
+
+/** The name of the context commands use now, or null. */
+export async function currentContext(env: ConfigEnv = process.env): Promise<string | null> {
+  if (env.GATEWAY_URL && env.GATEWAY_TOKEN) return null;
+  return env.GATEWAYCTL_CONTEXT || (await readConfig(configPath(env))).current;
 }
 
 /**
@@ -92,9 +125,20 @@ export async function writePrivateFile(file: string, text: string, mode: number)
   await fs.chmod(file, mode);
 }
 
-/** Saves URL and token, 0600. */
-export async function saveConnection(connection: Connection, env: ConfigEnv = process.env): Promise<string> {
+/**
+ * Saves URL and token, 0600, as context `name` (default: the current one, else "default"); it
+ * becomes the current context unless `makeCurrent` is false and another one is current.
+ */
+export async function saveConnection(
+  connection: Connection,
+  env: ConfigEnv = process.env,
+  name?: string,
+  makeCurrent = true,
+): Promise<string> {
   const file = configPath(env);
-  await writePrivateFile(file, `${JSON.stringify({ url: connection.url, token: connection.token }, null, 2)}\n`, 0o600);
+  const saved = await readConfig(file);
+  const context = name ?? saved.current ?? DEFAULT_CONTEXT;
+  const contexts = { ...saved.contexts, [context]: { url: connection.url, token: connection.token } };
+  await writeConfig(file, { current: makeCurrent || saved.current === null ? context : saved.current, contexts });
   return file;
 }

@@ -1,7 +1,7 @@
 // gatewayctl login: checks a token against the gateway, then saves URL and token (0600).
 import { Flags } from '@oclif/core';
 import { GatewayCommand } from '../base-command.js';
-import { normaliseUrl, saveConnection } from '../config.js';
+import { CONTEXT_NAME, currentContext, DEFAULT_CONTEXT, normaliseUrl, saveConnection } from '../config.js';
 import { UsageError } from '../errors.js';
 
 interface ProjectSummary {
@@ -23,18 +23,36 @@ written with mode 0600. Pass --token - to read the token from stdin and keep it 
   static override flags = {
     url: Flags.string({ summary: 'Base URL of the gateway.', required: true, env: 'GATEWAY_URL' }),
     token: Flags.string({ summary: 'Token to save ("-" reads it from stdin).', required: true, env: 'GATEWAY_TOKEN' }),
+    context: Flags.string({ summary: 'Save it as this context (default: the current one, else "default") and make it current.' }),
   };
 
-  async run(): Promise<{ url: string; config_path: string; project: ProjectSummary }> {
+  async run(): Promise<{ url: string; config_path: string; context: string; project: ProjectSummary }> {
     const { flags } = await this.parse(Login);
-    const url = normaliseUrl(flags.url);
-    const token = flags.token === '-' ? await readStdin() : flags.token.trim();
-    if (!token) throw new UsageError('the token is empty');
-    const project = await this.clientFor({ url, token }).request<ProjectSummary>('GET', '/api/v1/project');
-    const file = await saveConnection({ url, token });
-    this.log(`Logged in to ${url} (project ${project.name}, ${project.id}). Saved to ${file}.`);
-    return { url, config_path: file, project: { id: project.id, name: project.name } };
+    const saved = await checkAndSave(this, flags.url, flags.token, flags.context, true);
+    this.log(
+      `Logged in to ${saved.url} (project ${saved.project.name}, ${saved.project.id}) as context ${saved.context}. Saved to ${saved.config_path}.`,
+    );
+    return saved;
   }
+}
+
+/** Checks a token against its gateway (GET /api/v1/project), then saves it as a context. */
+export async function checkAndSave(
+  cmd: GatewayCommand,
+  rawUrl: string,
+  rawToken: string,
+  name: string | undefined,
+  makeCurrent: boolean,
+): Promise<{ url: string; config_path: string; context: string; project: ProjectSummary }> {
+  if (name !== undefined && !CONTEXT_NAME.test(name))
+    throw new UsageError('--context: letters, digits, ".", "_" and "-", at most 64, starting with a letter or digit');
+  const url = normaliseUrl(rawUrl);
+  const token = rawToken === '-' ? await readStdin() : rawToken.trim();
+  if (!token) throw new UsageError('the token is empty');
+  const project = await cmd.checkToken({ url, token });
+  const context = name ?? (await currentContext({ ...process.env, GATEWAY_URL: undefined, GATEWAY_TOKEN: undefined })) ?? DEFAULT_CONTEXT;
+  const file = await saveConnection({ url, token }, process.env, context, makeCurrent);
+  return { url, config_path: file, context, project: { id: project.id, name: project.name } };
 }
 
 async function readStdin(): Promise<string> {

@@ -1,6 +1,6 @@
 // gatewayctl whoami: which gateway this CLI talks to and as whom (GET /api/v1/me and /project).
 import { GatewayCommand } from '../base-command.js';
-import { configPath } from '../config.js';
+import { configPath, currentContext } from '../config.js';
 import { keyValues } from '../format.js';
 
 interface Me {
@@ -17,6 +17,8 @@ export interface WhoAmI {
   url: string;
   /** Where the connection came from: the saved file, or GATEWAY_URL and GATEWAY_TOKEN. */
   source: string;
+  /** The saved context in use; null when the environment gives the connection. */
+  context: string | null;
   gateway_version: string;
   gatewayctl_version: string;
   project: { id: string; name: string };
@@ -35,9 +37,11 @@ export default class WhoAmICommand extends GatewayCommand {
       api.request<{ id: string; name: string }>('GET', '/api/v1/project'),
     ]);
     const fromEnv = Boolean(process.env.GATEWAY_URL && process.env.GATEWAY_TOKEN);
+    const context = await currentContext();
     const out: WhoAmI = {
       url: api.url,
       source: fromEnv ? 'GATEWAY_URL and GATEWAY_TOKEN' : configPath(),
+      context,
       gateway_version: me.gateway_version,
       gatewayctl_version: this.config.version,
       project: { id: project.id, name: project.name },
@@ -49,7 +53,7 @@ export default class WhoAmICommand extends GatewayCommand {
         gateway: `${out.url} (gatewayd ${out.gateway_version}, gatewayctl ${out.gatewayctl_version})`,
         project: `${project.name} (${project.id})`,
         as: `${who}, role ${me.role ?? 'none'}, credential ${me.credential_id}`,
-        from: out.source,
+        from: context === null ? out.source : `${out.source} (context ${context})`,
       }),
     );
     return out;

@@ -49,7 +49,10 @@ t.test('login refuses a bad token, then saves URL and token 0600 without printin
   t.match(human.stdout, /Logged in to/);
   t.notOk(human.stdout.includes(gw.adminToken), 'token not in human output either');
   t.equal((await fs.stat(configFile)).mode & 0o777, 0o600);
-  t.same(JSON.parse(await fs.readFile(configFile, 'utf8')), { url: gw.url, token: gw.adminToken });
+  t.same(JSON.parse(await fs.readFile(configFile, 'utf8')), {
+    current: 'default',
+    contexts: { default: { url: gw.url, token: gw.adminToken } },
+  });
 });
 
 t.test('keys create, list and revoke with --json; a revoked key is refused', async (t) => {

@@ -23,7 +23,7 @@ t.test('whoami names the gateway, both versions, the project and the credential;
   );
   t.match(who.stdout, /^project: +default \(default\)$/m);
   t.match(who.stdout, /^as: +user admin \(token ".+"\), role admin, credential \S+$/m);
-  t.match(who.stdout, new RegExp(`^from: +${config}$`, 'm'));
+  t.match(who.stdout, new RegExp(`^from: +${config} \\(context default\\)$`, 'm'));
   t.notMatch(who.stdout, gw.adminToken, 'never the token');
   const json = await runCli(['whoami', '--json'], home, { GATEWAYCTL_CONFIG: config });
   t.match(json.json, {
@@ -45,7 +45,7 @@ t.test('whoami names the gateway, both versions, the project and the credential;
 
   const out = await runCli(['logout'], home, { GATEWAYCTL_CONFIG: config });
   t.equal(out.code, 0, out.stderr);
-  t.match(out.stdout, /Logged out: removed .*The token is still valid on the gateway/);
+  t.match(out.stdout, /Logged out of context default: its token is removed from .*The token is still valid on the gateway/);
   await t.rejects(fs.stat(config), { code: 'ENOENT' }, 'the saved file is gone');
   t.equal((await gw.api('GET', '/api/v1/me')).status, 200, 'the token itself still works');
   const after = await runCli(['whoami'], home, { GATEWAYCTL_CONFIG: config });

@@ -33,6 +33,7 @@ const RENAMED = { tags: '--tag', permissions: '--permission' };
 
 export default class AgentsRegister extends GatewayCommand {
   static override summary = 'Register an agent; it stays PENDING_APPROVAL until an Admin approves it.';
+  static override aliases = ['agents:create'];
   static override examples = [
     '<%= config.bin %> agents register --name support-bot --risk-classification limited --protection-profile safe',
     '<%= config.bin %> agents register --name ops --tag ops --tag prod --infrastructure-permissions \'{"k8s":["read"]}\'',

@@ -6,6 +6,7 @@ import { checkAndSave } from '../login.js';
 
 export default class ContextAdd extends GatewayCommand {
   static override summary = 'Save another gateway as a named context (the token is checked first); context use switches to it.';
+  static override aliases = ['context:create'];
   static override examples = [
     '<%= config.bin %> context add staging --url https://gw.staging.example.com --token - < staging.token',
     '<%= config.bin %> context use staging',

@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 
 export default class ContextRemove extends GatewayCommand {
   static override summary = 'Forget a saved context; its token stays valid on its gateway.';
+  static override aliases = ['context:delete'];
   static override examples = ['<%= config.bin %> context remove staging'];
   static override args = { name: Args.string({ description: 'Context name.', required: true }) };
 

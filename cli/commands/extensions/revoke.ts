@@ -4,6 +4,7 @@ import { GatewayCommand } from '../../base-command.js';
 
 export default class ExtensionsRevoke extends GatewayCommand {
   static override summary = "Revoke an extension's key; its next delivery is refused.";
+  static override aliases = ['extensions:delete'];
   static override examples = ['<%= config.bin %> extensions revoke EXTENSION_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the extension (see extensions list).', required: true }),

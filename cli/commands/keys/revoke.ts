@@ -4,6 +4,7 @@ import { GatewayCommand } from '../../base-command.js';
 
 export default class KeysRevoke extends GatewayCommand {
   static override summary = 'Revoke a project API key or user token; the next request with it is refused.';
+  static override aliases = ['keys:delete'];
   static override examples = ['<%= config.bin %> keys revoke KEY_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the key (see keys list).', required: true }),

@@ -31,6 +31,7 @@ const FIELDS = {
 
 export default class ProjectSet extends GatewayCommand {
   static override summary = 'Change project settings; only the settings given as flags change.';
+  static override aliases = ['project:update'];
   static override examples = [
     '<%= config.bin %> project set --audit-detail-level full --retention-days 90',
     '<%= config.bin %> project set --no-attestation',

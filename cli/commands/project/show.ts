@@ -5,6 +5,7 @@ import type { ProjectSettings } from '../../../shared/schemas.js';
 
 export default class ProjectShow extends GatewayCommand {
   static override summary = 'Show the project settings: audit detail, retention, attestation, plan and MCP tools/list mode.';
+  static override aliases = ['project:get'];
   static override examples = ['<%= config.bin %> project show', '<%= config.bin %> project show --json'];
 
   async run(): Promise<ProjectSettings> {

@@ -17,6 +17,7 @@ const RENAMED = { server_url: '--url', is_proxied: '--proxied' };
 
 export default class ServersRegister extends GatewayCommand {
   static override summary = 'Register an MCP server; it stays PENDING_APPROVAL and is not contacted until scanned.';
+  static override aliases = ['servers:create'];
   static override examples = [
     '<%= config.bin %> servers register --name github --url https://mcp.example.com/mcp --connector-type github',
     '<%= config.bin %> servers register --name internal --url https://tools.example.net/mcp --proxied --description "internal tools"',

@@ -1,5 +1,6 @@
 // Every gatewayctl command explains itself (issue 20): a summary, at least one example, and --json
-// for scripts. The one exception says why.
+// for scripts (the one exception says why); and one verb per meaning: a command named with another
+// word for create, get, update or delete answers to the standard verb too (an alias).
 import { fileURLToPath } from 'node:url';
 import { Config } from '@oclif/core';
 import t from 'tap';
@@ -26,4 +27,32 @@ t.test('every command has a summary, an example and --json', async (t) => {
       ours.some((c) => c.id === id),
       `${id} (excepted) still exists`,
     );
+});
+
+/**
+ * Words that mean one of the standard verbs; `register` stays (the spec's word) beside its alias.
+ * `revoke` is not here: an agent's revoke is a lifecycle step (REVOKED), a key's ends the key
+ * (`keys delete` is its alias, checked below).
+ */
+const STANDARD: Readonly<Record<string, string>> = {
+  add: 'create',
+  register: 'create',
+  remove: 'delete',
+  show: 'get',
+};
+
+t.test('a command named with another word for create, get or delete also answers to the standard verb', async (t) => {
+  const config = await Config.load(root);
+  const ours = config.commands.filter((c) => c.pluginName === config.pjson.name);
+  const missing = ours.flatMap((c) => {
+    const words = c.id.split(':');
+    const verb = STANDARD[words.at(-1)!];
+    if (verb === undefined) return [];
+    const standard = [...words.slice(0, -1), verb].join(':');
+    return c.aliases.includes(standard) ? [] : [`${c.id}: no alias ${standard}`];
+  });
+  t.same(missing, []);
+  const set = ours.find((c) => c.id === 'project:set');
+  t.ok(set?.aliases.includes('project:update'), 'project set is project update too');
+  t.ok(ours.find((c) => c.id === 'keys:revoke')?.aliases.includes('keys:delete'), 'keys revoke is keys delete too');
 });

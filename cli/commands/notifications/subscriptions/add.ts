@@ -13,6 +13,7 @@ import { safeText } from '../../../trace-output.js';
 
 export default class NotificationsSubscriptionsAdd extends GatewayCommand {
   static override summary = "Subscribe a webhook URL to the project's events (Admin); prints its signing secret once.";
+  static override aliases = ['notifications:subscriptions:create'];
   static override description = `Events: ${NOTIFICATION_EVENTS.join(', ')}.`;
   static override examples = [
     '<%= config.bin %> notifications subscriptions add --url https://hooks.example.com/gw --events approval.requested,approval.decided',

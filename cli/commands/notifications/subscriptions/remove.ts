@@ -5,6 +5,7 @@ import { GatewayCommand } from '../../../base-command.js';
 
 export default class NotificationsSubscriptionsRemove extends GatewayCommand {
   static override summary = 'Remove a notification subscription (Admin); its undelivered events are dropped (dead in the log).';
+  static override aliases = ['notifications:subscriptions:delete'];
   static override examples = ['<%= config.bin %> notifications subscriptions remove SUBSCRIPTION_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the subscription (see notifications subscriptions list).', required: true }),

@@ -13,6 +13,7 @@ const RENAMED = { mcp_tool_id: '--tool', agent_id: '--agent' };
 
 export default class PoliciesMcpAdd extends GatewayCommand {
   static override summary = 'Add an MCP rule for a tool (--tool), an agent (--agent) or both.';
+  static override aliases = ['policies:mcp:create'];
   static override examples = [
     '<%= config.bin %> policies mcp add --action DENY --agent AGENT_ID --reason contractor',
     '<%= config.bin %> policies mcp add --action REQUIRE_APPROVAL --tool TOOL_ID --agent AGENT_ID',

@@ -6,6 +6,7 @@ import { MCP_POLICIES_ROUTE } from '../../../mcp-policies.js';
 
 export default class PoliciesMcpRemove extends GatewayCommand {
   static override summary = 'Remove an MCP rule (Admin).';
+  static override aliases = ['policies:mcp:delete'];
   static override examples = ['<%= config.bin %> policies mcp remove POLICY_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the rule (see policies mcp list).', required: true }),

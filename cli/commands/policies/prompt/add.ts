@@ -7,6 +7,7 @@ import { checkPolicyBody, definedOnly, listFlag, policyFields, policyFlags, poli
 
 export default class PoliciesPromptAdd extends GatewayCommand {
   static override summary = 'Add a prompt policy (Admin): a detector, an action, and where it applies.';
+  static override aliases = ['policies:prompt:create'];
   static override examples = [
     '<%= config.bin %> policies prompt add --name Payroll --detector keywords --action REQUIRE_APPROVAL --config-json \'{"words":["payroll"]}\'',
     '<%= config.bin %> policies prompt add --name "Shadow AI" --detector keywords --action REDIRECT --sources browser --redirect-url https://ai.example/approved --config-json \'{"words":["chatbot"]}\'',

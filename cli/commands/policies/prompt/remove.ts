@@ -5,6 +5,7 @@ import { GatewayCommand } from '../../../base-command.js';
 
 export default class PoliciesPromptRemove extends GatewayCommand {
   static override summary = 'Remove a prompt policy (Admin).';
+  static override aliases = ['policies:prompt:delete'];
   static override examples = ['<%= config.bin %> policies prompt remove POLICY_ID'];
   static override args = {
     id: Args.string({ description: 'ID of the policy (see policies prompt list).', required: true }),

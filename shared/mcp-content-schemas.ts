@@ -14,7 +14,7 @@ export type ContentDetector = (typeof CONTENT_DETECTORS)[number];
 export type ContentAction = (typeof CONTENT_ACTIONS)[number];
 
 /**
- * What a project does when it has no policy of its own (README, "Content governance"): a secret
+ * What a project does when it has no policy of its own (docs/mcp-gateway.md, "Content governance"): a secret
  * leaving in arguments is refused, personal data and injection in arguments are flagged; injection
  * in a result is withheld (high confidence; medium flags), a secret in a result is masked, personal
  * data in results is not looked for.

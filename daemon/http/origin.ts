@@ -4,7 +4,7 @@
 // authentication, so an unlisted page learns nothing about tokens or routes. A request without
 // Origin (curl, SDKs, agents, gatewayctl) is unaffected. Host is not checked: every route but
 // /healthz and /metrics needs a bearer token, which a rebinding page does not have, and a browser
-// sends Origin on every request a rebinding attack needs (POST); see README, "Browser origins".
+// sends Origin on every request a rebinding attack needs (POST); see docs/mcp-gateway.md, "Browser origins".
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../../shared/errors.js';
 

@@ -1,7 +1,7 @@
 // The last value this daemon read from the database for each piece of state verify and the MCP
 // proxy decide on (credentials, project settings, policies, agents, servers, tools, rules, session
 // bindings, the raw-original data key), with the time it was read. It is consulted only when the
-// database is unreachable (README, "Degraded mode"): then a value read at most maxAgeMs ago is
+// database is unreachable (docs/operations.md, "Degraded mode"): then a value read at most maxAgeMs ago is
 // decided on, and anything older or never read is refused (503). readOrRecall() is the one place
 // that decides "database unreachable -> fall back"; every other database error goes to the caller.
 // Bounded: maxEntries, least recently read out first. Values are shared: callers must not mutate them.

@@ -1,7 +1,7 @@
 // Prompt policies: what the verify pipeline runs. A policy names a detector and its configuration
 // (validated by the detector itself), an action, a scope (sources, environments) and whether it is
 // enabled. Every change is a POLICY_CHANGE trace and an admin-log entry, in the same transaction.
-// A new project starts with DEFAULT_POLICIES (see README, "Default prompt policies").
+// A new project starts with DEFAULT_POLICIES (see docs/verify.md, "Default policies").
 import { createId } from '@paralleldrive/cuid2';
 import { ZodError } from 'zod';
 import { GatewayError } from '../../shared/errors.js';

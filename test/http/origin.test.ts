@@ -1,7 +1,7 @@
 // Browser origins (http/origin.ts): a request carrying an Origin that GATEWAY_ALLOWED_ORIGINS does
 // not list is refused 403 origin_not_allowed with the error object, on the MCP proxy and every
 // other route, before anything is read or written; a listed origin and a request without Origin
-// (every non-browser client) are served. Host is not validated (README, "Browser origins").
+// (every non-browser client) are served. Host is not validated (docs/mcp-gateway.md, "Browser origins").
 import http from 'node:http';
 import t from 'tap';
 import { loadConfig } from '../../daemon/config.js';

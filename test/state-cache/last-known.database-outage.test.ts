@@ -1,4 +1,4 @@
-// Degraded mode (README, "Degraded mode: deciding while the database is away"): with the database
+// Degraded mode (docs/operations.md, "Degraded mode: deciding while the database is away"): with the database
 // closed to connections or its postmaster killed, verify and the MCP proxy keep deciding from the
 // state last read, each decision in the dead-letter queue before it is answered or forwarded;
 // what cannot be decided is 503 with no body, never a 500; after recovery every acknowledged

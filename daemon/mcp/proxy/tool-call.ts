@@ -173,7 +173,7 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
     raw: await sealedOriginal(deps.sql, deps.secretBox, projectId, { name: params.name, arguments: split.forwarded ?? {} }),
   };
   const settled = await settle(deps, projectId, ctx, facts);
-  // Decided from the state last read while the database is down: the headers name it (README, "Degraded mode").
+  // Decided from the state last read while the database is down: the headers name it (docs/operations.md, "Degraded mode").
   const headers = governanceHeaders(settled.written, databaseDegraded(deps.sql));
   if (settled.d.kind === 'refuse') {
     const { refusal } = settled.d;

@@ -1,4 +1,4 @@
-// gatewayctl as an installed command (README, "CLI"): `npm install -g` of the checkout puts
+// gatewayctl as an installed command (docs/cli.md): `npm install -g` of the checkout puts
 // gatewayctl and gatewayd on the PATH, and the CLI answers from any directory.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';

@@ -18,13 +18,14 @@ import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
 import { verifyRoutes } from './v1/verify.js';
 import { webhookRoutes } from './v1/webhooks.js';
+import { openApiRoute } from './openapi.js';
 
 /**
  * `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown; `anchor`
  * too (app.ts starts and stops its worker).
  */
 export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService): Route[] {
-  return [
+  const routes: Route[] = [
     ...healthRoutes(deps, anchor),
     ...credentialRoutes(deps),
     ...projectRoutes(deps),
@@ -41,4 +42,5 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService)
     ...webhookRoutes(deps),
     ...notificationRoutes(deps),
   ];
+  return [...routes, openApiRoute(routes)];
 }

@@ -1,5 +1,6 @@
 // The shapes every route shares: who is calling, what a route declares, what a handler returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodType } from 'zod';
 import type { Principal, Role } from '../../shared/credentials.js';
 import type { Logger } from '../log.js';
 import type { Locale } from './locale.js';
@@ -44,6 +45,10 @@ export interface Route {
   readonly governance?: boolean;
   /** Writes traces but none of the state the caches hold: keeps this daemon's state cache and rate-limit count (state-cache/cache.ts). */
   readonly writesOnlyTraces?: boolean;
+  /** The body schema the handler parses with (documentation: the OpenAPI document, daemon/api/openapi.ts). */
+  readonly body?: ZodType;
+  /** The query schema the handler parses with (documentation). */
+  readonly query?: ZodType;
   /** The body may hold NUL characters: the handler forwards them as sent and stores them safely (lone surrogates are still refused). */
   readonly bodyMayHoldNul?: boolean;
   readonly handler: (request: RouteRequest) => Promise<Reply>;

@@ -18,6 +18,7 @@ export function agentRoutes(deps: Deps): Route[] {
     method: 'POST',
     path: `/api/v1/agents/:id/${operation}`,
     auth: 'admin',
+    body: transitionBody,
     async handler(r) {
       const body = parseInput(transitionBody, r.body ?? {});
       return {
@@ -31,6 +32,7 @@ export function agentRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/agents',
       auth: 'editor',
+      body: agentRegisterBody,
       async handler(r) {
         const input = parseInput(agentRegisterBody, r.body);
         return { status: 201, body: await registerAgent(deps.sql, r.principal.projectId, input, actorOf(r)) };
@@ -40,6 +42,7 @@ export function agentRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/agents',
       auth: 'viewer',
+      query: agentListQuery,
       async handler(r) {
         const q = parseInput(agentListQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listAgents(deps.sql, r.principal.projectId, q) };
@@ -57,6 +60,7 @@ export function agentRoutes(deps: Deps): Route[] {
       method: 'PATCH',
       path: '/api/v1/agents/:id',
       auth: 'editor',
+      body: agentPatchBody,
       async handler(r) {
         const patch = parseInput(agentPatchBody, r.body);
         const needsAdmin = ADMIN_FIELDS.filter((f) => patch[f] !== undefined);

@@ -11,6 +11,7 @@ export function commandCenterRoutes(deps: Pick<Deps, 'sql' | 'log'>): Route[] {
       method: 'GET',
       path: '/api/v1/command-center',
       auth: 'viewer',
+      query: commandCenterQuery,
       async handler(r) {
         // Unknown keys are dropped by the schema, so `time_range=7d` alone answers the default 24h window.
         const q = parseInput(commandCenterQuery, Object.fromEntries(r.query));

@@ -34,6 +34,7 @@ export function credentialRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/keys',
       auth: 'admin',
+      body: createKeyBody,
       async handler(r) {
         const body = parseInput(createKeyBody, r.body);
         const kind = body.user_id ? 'user_token' : 'project_key';
@@ -69,6 +70,7 @@ export function credentialRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/extensions',
       auth: 'admin',
+      body: createExtensionBody,
       async handler(r) {
         const body = parseInput(createExtensionBody, r.body);
         const c = await createCredential(

@@ -25,6 +25,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/ledger/verify-chain',
       auth: 'admin',
+      query: chainQuery,
       async handler(r) {
         const q = parseInput(chainQuery, Object.fromEntries(r.query));
         return { status: 200, body: await verifyChain(deps.sql, r.principal.projectId, q.stream) };
@@ -34,6 +35,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/verify-proof',
       auth: 'viewer',
+      body: verifyProofBody,
       async handler(r) {
         const body = parseInput(verifyProofBody, r.body);
         const report = await verifyProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
@@ -65,6 +67,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/admin-log',
       auth: 'admin',
+      query: adminLogQuery,
       async handler(r) {
         const q = parseInput(adminLogQuery, Object.fromEntries(r.query));
         const rows = await deps.sql<Record<string, unknown>[]>`

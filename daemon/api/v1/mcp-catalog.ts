@@ -24,6 +24,7 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
       method: 'POST',
       path: '/api/v1/mcp/servers/from-template',
       auth: 'editor',
+      body: fromTemplateBody,
       async handler(r) {
         const body = parseInput(fromTemplateBody, r.body);
         const template = findTemplate(body.template_id);
@@ -39,6 +40,7 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
       method: 'GET',
       path: '/api/v1/mcp/registry',
       auth: 'viewer',
+      query: registryQuery,
       async handler(r) {
         const query = parseInput(registryQuery, Object.fromEntries(r.query));
         return { status: 200, body: searchRegistry(catalog, query) };

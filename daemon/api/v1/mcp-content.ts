@@ -24,6 +24,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: ROUTE,
       auth: 'admin',
+      body: contentPolicyCreateBody,
       async handler(r) {
         const body = parseInput(contentPolicyCreateBody, r.body);
         return { status: 201, body: await createContentPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
@@ -33,6 +34,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
       method: 'PATCH',
       path: `${ROUTE}/:id`,
       auth: 'admin',
+      body: contentPolicyPatchBody,
       async handler(r) {
         const body = parseInput(contentPolicyPatchBody, r.body);
         return { status: 200, body: await updateContentPolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };

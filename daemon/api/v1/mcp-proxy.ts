@@ -60,6 +60,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
       method: 'POST',
       path: '/api/v1/mcp/approvals/:id/decide',
       auth: 'admin',
+      body: approvalDecideBody,
       async handler(r) {
         const body = parseInput(approvalDecideBody, r.body);
         const approval = await getApproval(deps.sql, r.principal.projectId, r.params.id!);

@@ -37,6 +37,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/mcp/servers',
       auth: 'editor',
+      body: serverRegisterBody,
       async handler(r) {
         const body = parseInput(serverRegisterBody, r.body);
         return { status: 201, body: record(await registerServer(deps.sql, r.principal.projectId, body, actorOf(r))) };
@@ -54,6 +55,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       method: 'PATCH',
       path: '/api/v1/mcp/servers/:id',
       auth: 'editor',
+      body: serverPatchBody,
       async handler(r) {
         const body = parseInput(serverPatchBody, r.body);
         return {
@@ -129,6 +131,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict',
       auth: 'admin',
+      body: verdictBody,
       async handler(r) {
         const body = parseInput(verdictBody, r.body);
         return {
@@ -157,6 +160,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/mcp/policies',
       auth: 'editor',
+      body: mcpPolicyCreateBody,
       async handler(r) {
         const body = parseInput(mcpPolicyCreateBody, r.body);
         return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };

@@ -20,6 +20,7 @@ export function notificationRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/notifications/subscriptions',
       auth: 'admin',
+      body: createSubscriptionBody,
       async handler(r) {
         const body = parseInput(createSubscriptionBody, r.body);
         return { status: 201, body: await createSubscription(subscriptions, r.principal.projectId, body, actorOf(r)) };
@@ -53,6 +54,7 @@ export function notificationRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/notifications/deliveries',
       auth: 'admin',
+      query: deliveriesQuery,
       async handler(r) {
         const q = parseInput(deliveriesQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listDeliveries(deps.sql, r.principal.projectId, q) };

@@ -26,6 +26,7 @@ export function projectRoutes(deps: Deps): Route[] {
       path: '/api/v1/project',
       auth: 'admin',
       operatorRecovery: true,
+      body: projectPatchBody,
       async handler(r) {
         const patch = parseInput(projectPatchBody, r.body);
         return { status: 200, body: await updateProject(deps.sql, r.principal.projectId, patch, actorOf(r)) };
@@ -47,6 +48,7 @@ export function projectRoutes(deps: Deps): Route[] {
       auth: 'admin',
       allowedDuringStop: true,
       operatorRecovery: true,
+      body: optionalStopBody,
       async handler(r) {
         const body = parseInput(optionalStopBody, r.body);
         return { status: 200, body: await activateStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };
@@ -58,6 +60,7 @@ export function projectRoutes(deps: Deps): Route[] {
       auth: 'admin',
       allowedDuringStop: true,
       operatorRecovery: true,
+      body: optionalStopBody,
       async handler(r) {
         const body = parseInput(optionalStopBody, r.body);
         return { status: 200, body: await liftStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };

@@ -17,6 +17,7 @@ export function traceRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/export',
       auth: 'viewer',
+      query: exportQuery,
       async handler(r) {
         const q = parseInput(exportQuery, Object.fromEntries(r.query));
         return { stream: (res) => streamExport(deps.sql, r.principal.projectId, q, deps.config.exportRowCap, res) };
@@ -26,6 +27,7 @@ export function traceRoutes(deps: Deps): Route[] {
       method: 'GET',
       path: '/api/v1/traces',
       auth: 'viewer',
+      query: traceListQuery,
       async handler(r) {
         const q = parseInput(traceListQuery, Object.fromEntries(r.query));
         return { status: 200, body: await listTraces(deps.sql, r.principal.projectId, q) };
@@ -44,6 +46,7 @@ export function traceRoutes(deps: Deps): Route[] {
       path: '/api/v1/traces/:trace_id/action',
       auth: 'viewer',
       allowedDuringStop: true,
+      body: traceActionBody,
       async handler(r) {
         const body = parseInput(traceActionBody, r.body);
         return {

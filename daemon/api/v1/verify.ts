@@ -27,6 +27,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       localized: true,
       governance: true,
       writesOnlyTraces: true,
+      body: verifyRequestBody,
       async handler(r) {
         const body = parseInput(verifyRequestBody, r.body);
         const outcome = await runVerify(deps, r.principal.projectId, body, r.ctx.locale ?? 'en');
@@ -45,6 +46,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/verify/policies',
       auth: 'admin',
+      body: policyCreateBody,
       async handler(r) {
         const body = parseInput(policyCreateBody, r.body);
         return { status: 201, body: await createPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
@@ -62,6 +64,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       method: 'PATCH',
       path: '/api/v1/verify/policies/:id',
       auth: 'admin',
+      body: policyPatchBody,
       async handler(r) {
         const body = parseInput(policyPatchBody, r.body);
         return { status: 200, body: await updatePolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
@@ -91,6 +94,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       method: 'PUT',
       path: '/api/v1/verify/field-roles/:tool',
       auth: 'admin',
+      body: fieldRolesBody,
       async handler(r) {
         const body = parseInput(fieldRolesBody, r.body);
         const tool = r.params.tool!;
@@ -159,6 +163,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/approvals/:id/decide',
       auth: 'admin',
+      body: approvalDecideBody,
       async handler(r) {
         const body = parseInput(approvalDecideBody, r.body);
         return {

@@ -305,15 +305,17 @@ t.test('the decision made on another daemon wakes the waiting call', async (t) =
 t.test('real SDK clients (1.x and 2.x) wait in one call while gatewayctl approves from another process', async (t) => {
   const { px, upstream, s, alice, openApproval } = await setup(t);
   const home = t.testdir({});
-  const approveWithCli = async () => {
+  /** gatewayctl in its own process decides the one open request, once the held call has made it. */
+  const decideWithCli = async (verdict: '--approve' | '--deny', comment: string) => {
     const id = await openApproval();
-    const run = await runCli(['approvals', 'decide', id, '--approve', '--comment', 'cli'], home, {
+    const run = await runCli(['approvals', 'decide', id, verdict, '--comment', comment], home, {
       GATEWAYCTL_CONFIG: `${home}/none.json`,
       GATEWAY_URL: px.url,
       GATEWAY_TOKEN: alice,
     });
     t.equal(run.code, 0, run.stderr);
   };
+  const approveWithCli = () => decideWithCli('--approve', 'cli');
   const url = new URL(`${px.url}/api/v1/mcp/proxy/${s.id}`);
   const requestInit = { headers: { authorization: `Bearer ${px.gw.adminToken}`, 'x-gateway-approval-wait': '60' } };
 
@@ -330,21 +332,12 @@ t.test('real SDK clients (1.x and 2.x) wait in one call while gatewayctl approve
   t.match(modernResult, { content: [{ type: 'text', text: '{"text":"sdk2"}' }] }, 'SDK 2.x: the tool result, in one call');
   t.equal(upstream.calls(), 2, 'each call reached the upstream once');
 
-  const denyWithCli = async () => {
-    const id = await openApproval();
-    const run = await runCli(['approvals', 'decide', id, '--deny', '--comment', 'not now'], home, {
-      GATEWAYCTL_CONFIG: `${home}/none.json`,
-      GATEWAY_URL: px.url,
-      GATEWAY_TOKEN: alice,
-    });
-    t.equal(run.code, 0, run.stderr);
-  };
   const [denied] = await Promise.all([
     legacy.callTool({ name: 'delete_file', arguments: { text: 'sdk1-denied' } }).then(
       () => null,
       (err: unknown) => err,
     ),
-    denyWithCli(),
+    decideWithCli('--deny', 'not now'),
   ]);
   t.match(
     denied,

@@ -1,7 +1,9 @@
 // Local, explainable tool-poisoning heuristics run by the scan. Each finding names its heuristic
 // (`code`), says what it saw (`detail`) and where: 'name', 'title', 'annotations.title', 'description', 'inputSchema'
 // (the schema as a whole) or 'inputSchema.' + an RFC 6901 pointer. A tool with any finding is a
-// poisoning suspect. Pure: no I/O, never throws on what a server sent. The data is poisoning-rules.ts.
+// poisoning suspect. Pure: no I/O, never throws on what a server sent. The data is poisoning-rules.ts;
+// whether a URL is an exfiltration risk is poisoning-urls.ts, whether the input schema compiles
+// schema-validity.ts.
 //
 // Heuristics:
 //   instruction_*            phrases aimed at the model (PHRASE_RULES, several languages) in the name-free
@@ -32,10 +34,9 @@
 //                            draft-07 or 2019-09, which the SDKs emit), or its root type is not object.
 //   scan_truncated           the schema or description exceeds LIMITS (depth, nodes, text, subschemas to
 //                            compile), so part of it went unread or unchecked: fails closed.
-import { Ajv } from 'ajv/dist/ajv.js';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as R from './poisoning-rules.js';
+import { hostIn, urlRisk, words } from './poisoning-urls.js';
+import { schemaProblem } from './schema-validity.js';
 
 export const POISONING_CODES = [
   'instruction_override',
@@ -118,21 +119,12 @@ const URL_IN_TEXT = /\b(?:https?|wss?|ftp):\/\/[^\s"'`\\]+/giu;
 const EMAIL_LOCAL = /[\w.+-]{1,64}$/u;
 const EMAIL_DOMAIN = /^@((?:[\w-]{1,63}\.){1,8}[a-z]{2,24})\b/u;
 const SEND_BEFORE = /\b(?:send|sends|sent|forward|forwards|copy|cc|bcc|e-?mail|mail|report|notify)\b/iu;
-const PLACEHOLDER =
-  /\{\{\s*([^{}\s]{1,40})\s*\}\}|\$\{([^{}]{1,40})\}|\{([^{}\s]{1,40})\}|<([^<>\s]{1,40})>|%([A-Za-z_]{1,40})%|\$([A-Z][A-Z0-9_]{1,40})\b|\[([A-Z][A-Z0-9_]{1,40})\]/gu;
 
 const clip = (s: string): string => {
   const shown = s.replace(/[\u0000-\u001f\u007f]/gu, ' ');
   return shown.length > LIMITS.detailChars ? `${shown.slice(0, LIMITS.detailChars)}…` : shown;
 };
 const codePoint = (c: number): string => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-const words = (s: string): string[] =>
-  s
-    .replace(/([a-z0-9])([A-Z])/gu, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/u)
-    .filter((w) => w !== '');
-const hostIn = (host: string, list: readonly string[]): boolean => list.some((d) => host === d || host.endsWith(`.${d}`));
 
 /** Text as phrase rules see it: NFKC, invisibles gone, lower case, typographic apostrophes plain, spaces collapsed (newlines kept). */
 function prepare(s: string): string {
@@ -251,58 +243,6 @@ function emailRecipient(plain: string): string | null {
 
 // ---- URLs ----
 
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/u.test(host) || host === '[::1]';
-const isIpLiteral = (host: string): boolean => /^\d+\.\d+\.\d+\.\d+$/u.test(host) || host.startsWith('[');
-
-function dataPlaceholder(raw: string): string | null {
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    /* keep the raw form */
-  }
-  for (const m of decoded.matchAll(PLACEHOLDER)) {
-    const name = m.slice(1).find((g) => g !== undefined) ?? '';
-    const ws = words(name);
-    if (ws.some((w) => R.DATA_WORDS.has(w)) && !ws.some((w) => R.IDENTIFIER_WORDS.has(w))) return `placeholder "${m[0]}" looks like data`;
-  }
-  return null;
-}
-
-function dataQuery(url: URL): string | null {
-  for (const [key, value] of url.searchParams) {
-    const looksData = words(key).some((w) => R.DATA_WORDS.has(w));
-    const placeholderValue = value === '' || /^[A-Z][A-Z0-9_]{2,}$/u.test(value) || /^[{<[$%]/u.test(value);
-    if (looksData && placeholderValue) return `query parameter "${key}" waits for data`;
-  }
-  return null;
-}
-
-/** Why a URL is an exfiltration risk, or null. `destination` names the parameter whose default it is, if any. */
-export function urlRisk(raw: string, destination: string | null): string | null {
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    /* a template host, say: only the text checks apply */
-  }
-  if (!url) return dataPlaceholder(raw);
-  const host = url.hostname.toLowerCase();
-  if (hostIn(host, R.RESERVED_DOMAINS)) return null;
-  const hostPath = `${host}${url.pathname}`;
-  if (hostIn(host, R.CAPTURE_HOSTS) || R.CAPTURE_PATHS.some((p) => hostPath.startsWith(p))) return `host ${host} catches requests`;
-  const loopback = isLoopback(host);
-  if (url.username || url.password) return 'credentials embedded in the URL';
-  if (isIpLiteral(host) && !loopback) return `raw IP address host ${host}`;
-  const data = dataPlaceholder(raw) ?? dataQuery(url);
-  if (data) return data;
-  if (loopback) return null;
-  if (url.protocol !== 'https:' && url.protocol !== 'wss:') return `plaintext ${url.protocol.slice(0, -1)} to ${host}`;
-  if (destination) return `default of destination parameter "${destination}"`;
-  return null;
-}
-
 function urlFindings(text: string, where: string, destination: string | null): PoisoningFinding[] {
   for (const m of text.normalize('NFKC').replace(INVISIBLE, '').matchAll(URL_IN_TEXT)) {
     const raw = m[0].replace(/[.,;:!?'")\]]+$/u, '');
@@ -414,83 +354,9 @@ function walkSchema(schema: unknown, out: PoisoningFinding[]): { truncated: stri
   return { truncated, subschemas };
 }
 
-// allErrors keeps ajv's generated code flat (the default nests one block per property and overflows
-// the stack near 5 000 properties); the code is never run, so it is not optimised and has no messages.
-const AJV_OPTIONS = {
-  strict: false,
-  logger: false,
-  validateFormats: false,
-  allErrors: true,
-  messages: false,
-  code: { optimize: false },
-} as const;
-/** The part of an ajv instance used here; the three dialect classes share it. */
-interface Compiler {
-  compile(schema: object): unknown;
-  removeSchema(schema: object | string): unknown;
-  readonly refs: Readonly<Record<string, unknown>>;
-}
-const DIALECTS = {
-  '2020-12': (): Compiler => new Ajv2020(AJV_OPTIONS),
-  '2019-09': (): Compiler => new Ajv2019(AJV_OPTIONS),
-  'draft-07': (): Compiler => new Ajv(AJV_OPTIONS),
-} as const;
-type Dialect = keyof typeof DIALECTS;
-const instances = new Map<Dialect, { ajv: Compiler; baseline: ReadonlySet<string> }>();
-
-function dialectOf(declared: unknown): Dialect | null {
-  if (declared === undefined) return '2020-12';
-  if (typeof declared !== 'string') return null;
-  const id = declared.replace(/^http:/u, 'https:').replace(/#$/u, '');
-  if (id === 'https://json-schema.org/draft/2020-12/schema') return '2020-12';
-  if (id === 'https://json-schema.org/draft/2019-09/schema') return '2019-09';
-  if (id === 'https://json-schema.org/draft-07/schema') return 'draft-07';
-  return null;
-}
-
-/**
- * Compiles in the dialect's one shared ajv and removes whatever the schema registered ($id, nested
- * $ids), so tools cannot collide with each other and memory does not grow scan after scan.
- */
-function compileIn(dialect: Dialect, schema: Readonly<Record<string, unknown>>): void {
-  let entry = instances.get(dialect);
-  if (!entry) {
-    const ajv = DIALECTS[dialect]();
-    entry = { ajv, baseline: new Set(Object.keys(ajv.refs)) };
-    instances.set(dialect, entry);
-  }
-  const { ajv, baseline } = entry;
-  // Removing a schema by its $id would remove a meta-schema of the same id from the shared instance.
-  if (typeof schema.$id === 'string' && baseline.has(schema.$id.replace(/#$/u, ''))) throw new Error(`$id ${schema.$id} is reserved`);
-  try {
-    ajv.compile(schema);
-  } finally {
-    ajv.removeSchema(schema);
-    for (const key of Object.keys(ajv.refs)) if (!baseline.has(key)) ajv.removeSchema(key);
-  }
-}
-
-/** Schemas left registered in the shared ajv instances beyond their meta-schemas: always 0 (tests check it). */
-export function leftoverSchemaIds(): number {
-  let n = 0;
-  for (const { ajv, baseline } of instances.values()) n += Object.keys(ajv.refs).filter((k) => !baseline.has(k)).length;
-  return n;
-}
-
 function schemaValidity(schema: Readonly<Record<string, unknown>>): PoisoningFinding[] {
-  const invalid = (detail: string): PoisoningFinding[] => [{ code: 'invalid_input_schema', where: 'inputSchema', detail: clip(detail) }];
-  const dialect = dialectOf(schema.$schema);
-  if (!dialect) return invalid(`unsupported $schema ${JSON.stringify(schema.$schema)}`);
-  if (schema.type !== undefined && schema.type !== 'object')
-    return invalid(`root type is ${JSON.stringify(schema.type)}; tool arguments are an object`);
-  try {
-    compileIn(dialect, schema);
-  } catch (err) {
-    if (err instanceof RangeError)
-      return [{ code: 'scan_truncated', where: 'inputSchema', detail: clip(`too complex to compile: ${err.message}`) }];
-    return invalid(`${dialect}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  return [];
+  const problem = schemaProblem(schema);
+  return problem ? [{ code: problem.code, where: 'inputSchema', detail: clip(problem.detail) }] : [];
 }
 
 // ---- the tool ----

@@ -3,16 +3,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   isPoisoningSuspect,
-  leftoverSchemaIds,
   LIMITS,
   normaliseToolName,
   POISONING_CODES,
   poisoningFindings,
-  urlRisk,
   type PoisonableTool,
   type PoisoningContext,
   type PoisoningFinding,
 } from '../../../daemon/mcp/scan/poisoning.js';
+import { urlRisk } from '../../../daemon/mcp/scan/poisoning-urls.js';
+import { leftoverSchemaIds } from '../../../daemon/mcp/scan/schema-validity.js';
 
 const NO_CONTEXT: PoisoningContext = { otherServersToolNames: new Set() };
 const tool = (

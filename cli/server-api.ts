@@ -1,5 +1,6 @@
 // What the servers commands share: the records of /api/v1/mcp/servers as the CLI reads them, the
 // server-id argument and the route of one server. Fields the CLI does not name pass through.
+import type { ScanReply } from '../shared/mcp-schemas.js';
 import { Args } from '@oclif/core';
 
 /** One registered MCP server; the daemon never returns its auth_config. */
@@ -33,18 +34,7 @@ export interface McpTool {
   [field: string]: unknown;
 }
 
-export type ScanReply =
-  | {
-      scanned: true;
-      tool_count: number;
-      tools_new: number;
-      tools_vanished: number;
-      poisoning_suspects: number;
-      policies_bound: number;
-      tools_unreleased: number;
-      server_status: string;
-    }
-  | { scanned: false; reason: string; detail: string; target: string; server_status: string };
+export type { ScanReply };
 
 export const serverIdArg = {
   id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),

@@ -74,3 +74,17 @@ export const verdictBody = z
     reason: z.string().max(2000).optional(),
   })
   .strict();
+
+/** The answer of POST /api/v1/mcp/servers/{id}/scan (daemon/mcp/scan/scan-server.ts; gatewayctl servers scan). */
+export type ScanReply =
+  | {
+      scanned: true;
+      tool_count: number;
+      tools_new: number;
+      tools_vanished: number;
+      poisoning_suspects: number;
+      policies_bound: number;
+      tools_unreleased: number;
+      server_status: string;
+    }
+  | { scanned: false; reason: string; detail: string; target: string; server_status: string };

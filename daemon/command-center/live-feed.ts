@@ -3,24 +3,16 @@
 // (contentView): nothing of a blocked or held prompt, never a raw original.
 import type { LiveFeedItem } from '../../shared/command-center-schemas.js';
 import type { Sql } from '../db/connect.js';
-import { contentView } from '../traces/rows.js';
+import { contentView, type StoredTrace } from '../traces/rows.js';
 
 export const LIVE_FEED_SIZE = 20;
 const DISPLAY_MAX = 240;
 
-interface Row {
-  id: string;
-  sequence_num: string;
-  created_at: Date;
-  trace_type: string;
-  decision: string;
-  reason: string | null;
-  action_name: string | null;
-  environment: string;
-  agent_id: string | null;
-  has_content: boolean;
-  display: string | null;
-}
+/** A trace's columns as the trace list reads them, and only whether it has content and its display text. */
+type Row = Pick<
+  StoredTrace,
+  'id' | 'sequence_num' | 'created_at' | 'trace_type' | 'decision' | 'reason' | 'action_name' | 'environment' | 'agent_id'
+> & { has_content: boolean; display: string | null };
 
 function clip(text: string): string {
   if (text.length <= DISPLAY_MAX) return text;

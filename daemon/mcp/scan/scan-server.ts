@@ -12,6 +12,7 @@
 //
 // The outcome is written in its own transaction after the network part, so no database lock is
 // held while waiting on an upstream.
+import type { ScanReply } from '../../../shared/mcp-schemas.js';
 import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import { GatewayError } from '../../../shared/errors.js';
@@ -40,19 +41,6 @@ export interface ScanDeps {
   readonly scanTimeoutMs: number;
   readonly responseLimitBytes: number;
 }
-
-export type ScanReply =
-  | {
-      scanned: true;
-      tool_count: number;
-      tools_new: number;
-      tools_vanished: number;
-      poisoning_suspects: number;
-      policies_bound: number;
-      tools_unreleased: number;
-      server_status: string;
-    }
-  | { scanned: false; reason: string; detail: string; target: string; server_status: string };
 
 const sha256 = (text: string): string => 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -157,6 +145,8 @@ async function policiesBound(tx: Tx, serverId: string): Promise<number> {
   const [row] = await tx<{ n: number }[]>`select count(*)::int as n from mcp_policies where server_id = ${serverId}`;
   return row?.n ?? 0;
 }
+
+export type { ScanReply };
 
 export async function scanMcpServer(deps: ScanDeps, projectId: string, id: string): Promise<ScanReply> {
   const row = await getServerRow(deps.sql, projectId, id);

@@ -165,7 +165,7 @@ export interface Config {
   /** Longest one detector may run on one text before the request is blocked (fail closed). */
   readonly detectorBudgetMs: number;
   /**
-   * A local ONNX text classifier the injection detector also consults (verify/detectors/injection-onnx.ts);
+   * A local ONNX text classifier the injection detector also consults (detectors/injection-onnx.ts);
    * null: none. Loaded at start, never fetched.
    */
   readonly injectionModelDir: string | null;

@@ -9,10 +9,10 @@
 // Run: npm run eval (builds first). --verbose lists the misses and false positives. --onnx DIR also
 // loads an ONNX model directory (as GATEWAY_INJECTION_MODEL_DIR would), scores it alone at the default
 // policy thresholds, and hands its probabilities to the detector and the pipeline as the daemon does.
-import { injectionDetector, injectionLevel } from '../dist/daemon/verify/detectors/injection.js';
-import { scoreModel, shippedModel } from '../dist/daemon/verify/detectors/injection-model.js';
-import { DETECTORS } from '../dist/daemon/verify/detectors/index.js';
-import { REPORTING_CUES } from '../dist/daemon/verify/detectors/injection-rules.js';
+import { injectionDetector, injectionLevel } from '../dist/daemon/detectors/injection.js';
+import { scoreModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
+import { DETECTORS } from '../dist/daemon/detectors/index.js';
+import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DEFAULT_POLICIES } from '../dist/daemon/verify/policies.js';
 import { combine } from '../dist/daemon/verify/stages/combine.js';
 import { scan } from '../dist/daemon/verify/stages/policies.js';
@@ -67,7 +67,7 @@ console.log(
   `model thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
 );
 if (onnxDir !== undefined) {
-  const { loadOnnxClassifier } = await import('../dist/daemon/verify/detectors/injection-onnx.js');
+  const { loadOnnxClassifier } = await import('../dist/daemon/detectors/injection-onnx.js');
   const classifier = await loadOnnxClassifier(onnxDir);
   const texts = [...new Set([...dev.map((r) => r.text), DATA_PROMPT])];
   const started = performance.now();

@@ -1,21 +1,13 @@
 #!/usr/bin/env node
-// Trains the prompt-injection classifier and writes daemon/verify/detectors/injection-model.json:
+// Trains the prompt-injection classifier and writes daemon/detectors/injection-model.json:
 // L2-regularised logistic regression, mini-batch Adagrad with a fixed seed, over the hashed features
-// of daemon/verify/detectors/injection-model.ts (imported from dist/, so trainer and daemon share
+// of daemon/detectors/injection-model.ts (imported from dist/, so trainer and daemon share
 // one feature code). Thresholds are calibrated on the development split (scripts/injection-data.mjs).
 // Run: npm run train:injection (builds first).
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import {
-  FEATURES,
-  MODEL_PATH,
-  WINDOWS,
-  parseModel,
-  scoreModel,
-  textFeatures,
-  tokenize,
-} from '../dist/daemon/verify/detectors/injection-model.js';
-import { REPORTING_CUES } from '../dist/daemon/verify/detectors/injection-rules.js';
+import { FEATURES, MODEL_PATH, WINDOWS, parseModel, scoreModel, textFeatures, tokenize } from '../dist/daemon/detectors/injection-model.js';
+import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DATASET, NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 
 const SEED = 17;

@@ -16,7 +16,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // Read once at start: configuration and the root logger.
   base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
-  pure: ['daemon/pipeline/', 'daemon/verify/detectors/', 'daemon/verify/redact.ts'],
+  pure: ['daemon/pipeline/', 'daemon/detectors/'],
   // PostgreSQL and what sits right on it: connections, reachability, keys, the state caches, periodic jobs.
   storage: ['daemon/db/', 'daemon/crypto/', 'daemon/state-cache/', 'daemon/workers/'],
   // The notification outbox every source writes its events to, in its own transaction (the ledger's anchoring included).
@@ -136,7 +136,8 @@ t.test('the rule itself: down and sideways pass, up and across stacks fail', asy
   t.notOk(mayImport('shared', 'base'));
   t.notOk(mayImport('cli', 'api'), 'the CLI talks to the daemon over HTTP only');
   t.notOk(mayImport('api', 'cli'));
-  t.equal(layerOf('daemon/verify/detectors/pii.ts'), 'pure', 'the longest match wins');
+  t.equal(layerOf('daemon/notifications/deliver.ts'), 'gates', 'the longest match wins');
+  t.equal(layerOf('daemon/detectors/pii/phone.ts'), 'pure');
   t.equal(layerOf('daemon/verify/messages.ts'), 'gates');
   t.equal(layerOf('daemon/nowhere.ts'), null);
   for (const stack of STACKS) for (const layer of stack) t.ok(LAYERS[layer], `${layer} is defined`);

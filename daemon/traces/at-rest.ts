@@ -12,10 +12,10 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { sealRaw, type SealedRaw } from '../crypto/raw-keys.js';
 import type { Sql } from '../db/connect.js';
 import { readOrRecall } from '../state-cache/last-known.js';
-import { parsePiiConfig, piiDetector } from '../verify/detectors/pii/index.js';
-import { secretsDetector } from '../verify/detectors/secrets.js';
-import type { Finding } from '../verify/detectors/types.js';
-import { Redactor } from '../verify/redact.js';
+import { parsePiiConfig, piiDetector } from '../detectors/pii/index.js';
+import { secretsDetector } from '../detectors/secrets.js';
+import type { Finding } from '../detectors/types.js';
+import { Redactor } from '../detectors/redact.js';
 import { RAW_PURPOSE } from './reveal.js';
 
 /**

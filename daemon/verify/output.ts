@@ -2,7 +2,7 @@
 // still reports its structured fields' roles, and its trace what was masked): the masked text to
 // forward, the per-field results, the content type and the per-attachment findings. Pure.
 import type { ExtractedAttachment } from './attachments/index.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../detectors/redact.js';
 import { combine } from './stages/combine.js';
 import type { Decision, Hit, Segment, VerifyRequest } from './stages/types.js';
 

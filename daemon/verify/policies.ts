@@ -10,7 +10,7 @@ import type { Sql, Tx } from '../db/connect.js';
 import { SQLSTATE, sqlState } from '../db/sqlstate.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
-import { DETECTORS } from './detectors/index.js';
+import { DETECTORS } from '../detectors/index.js';
 
 export interface Policy {
   readonly id: string;

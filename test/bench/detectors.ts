@@ -1,13 +1,13 @@
 // CPU per KB of prompt for each prompt detector on a realistic mixed prompt (mail thread with a
 // signature, support ticket, HR note, code, logs, CSV), against the budget of 0.2 ms per KB and a
 // baseline of one linear regex pass over the same text. Add a detector by appending to DETECTORS.
-import type { Detector, Finding } from '../../daemon/verify/detectors/types.js';
-import { piiDetector } from '../../daemon/verify/detectors/pii/index.js';
-import { injectionDetector } from '../../daemon/verify/detectors/injection.js';
-import { scoreModel } from '../../daemon/verify/detectors/injection-model.js';
-import { REPORTING_CUES } from '../../daemon/verify/detectors/injection-rules.js';
-import { keywordsDetector, regexDetector } from '../../daemon/verify/detectors/keywords.js';
-import { secretsDetector } from '../../daemon/verify/detectors/secrets.js';
+import type { Detector, Finding } from '../../daemon/detectors/types.js';
+import { piiDetector } from '../../daemon/detectors/pii/index.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { scoreModel } from '../../daemon/detectors/injection-model.js';
+import { REPORTING_CUES } from '../../daemon/detectors/injection-rules.js';
+import { keywordsDetector, regexDetector } from '../../daemon/detectors/keywords.js';
+import { secretsDetector } from '../../daemon/detectors/secrets.js';
 
 export interface BenchEntry {
   readonly name: string;

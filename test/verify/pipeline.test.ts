@@ -1,7 +1,7 @@
 import t from 'tap';
 import { runStages } from '../../daemon/pipeline/runner.js';
 import type { ExtractedAttachment } from '../../daemon/verify/attachments/index.js';
-import { DETECTORS } from '../../daemon/verify/detectors/index.js';
+import { DETECTORS } from '../../daemon/detectors/index.js';
 import { VERIFY_STAGES } from '../../daemon/verify/pipeline.js';
 import type { LoadedPolicy } from '../../daemon/verify/policies.js';
 import type { VerifyContext } from '../../daemon/verify/stages/types.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { Finding } from '../../daemon/verify/detectors/types.js';
-import { DETECTORS } from '../../daemon/verify/detectors/index.js';
+import type { Finding } from '../../daemon/detectors/types.js';
+import { DETECTORS } from '../../daemon/detectors/index.js';
 import type { LoadedPolicy } from '../../daemon/verify/policies.js';
 import { shapeOutput } from '../../daemon/verify/output.js';
 import { gateAgent } from '../../daemon/verify/stages/agent.js';

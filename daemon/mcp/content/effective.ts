@@ -9,7 +9,7 @@ import {
   type ContentDirection,
   type ContentPolicy,
 } from '../../../shared/mcp-content-schemas.js';
-import { DETECTORS } from '../../verify/detectors/index.js';
+import { DETECTORS } from '../../detectors/index.js';
 
 /** A policy with its configuration parsed once by its detector (undefined: it no longer parses). */
 export interface LoadedContentPolicy extends ContentPolicy {

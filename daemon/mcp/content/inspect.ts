@@ -2,11 +2,11 @@
 // each finding carries the JSON path of its string and what its policy makes of it. Pure and
 // synchronous, like verify's scan: a detector that throws, runs past the budget, or whose stored
 // configuration no longer parses ends the inspection (fail closed), naming the error class.
-import type { TextOrigin } from '../../verify/detectors/types.js';
-import { injectionLevel, type InjectionConfig } from '../../verify/detectors/injection.js';
-import { DETECTORS } from '../../verify/detectors/index.js';
-import type { Finding } from '../../verify/detectors/types.js';
-import { Redactor } from '../../verify/redact.js';
+import type { TextOrigin } from '../../detectors/types.js';
+import { injectionLevel, type InjectionConfig } from '../../detectors/injection.js';
+import { DETECTORS } from '../../detectors/index.js';
+import type { Finding } from '../../detectors/types.js';
+import { Redactor } from '../../detectors/redact.js';
 import type { ContentRule } from './effective.js';
 
 export type ContentEffect = 'BLOCK' | 'REDACT' | 'FLAG';

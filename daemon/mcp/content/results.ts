@@ -21,7 +21,7 @@
 // message that completes an instruction, and every later one, is kept from the client.
 // A detector that cannot run withholds the answer or refuses the request (fail closed).
 // Pure: the caller writes the trace (MCP_CONTENT) and answers the server.
-import type { TextOrigin } from '../../verify/detectors/types.js';
+import type { TextOrigin } from '../../detectors/types.js';
 import type { ContentRule } from './effective.js';
 import { findingSummary, inspect, redactValue, strongest, type ContentFinding, type Skip } from './inspect.js';
 

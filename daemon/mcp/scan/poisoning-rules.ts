@@ -3,7 +3,7 @@
 // letters. Phrase patterns run on text that is NFKC-normalised, lower-cased, stripped of invisible
 // characters and whitespace-collapsed. They are ours, written for linear-time matching: gaps are
 // bounded ({0,n}) and no quantifier sits inside another.
-import { LOOKALIKE_LETTERS } from '../../verify/detectors/lookalike-letters.js';
+import { LOOKALIKE_LETTERS } from '../../detectors/lookalike-letters.js';
 
 export type PhraseCode =
   | 'instruction_override'

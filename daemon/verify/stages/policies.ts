@@ -3,9 +3,9 @@
 // configuration that no longer parses, ends the scan: BLOCKED with its error class (fail closed),
 // the hits found before it kept for the trace. So does the optional ONNX injection model when it
 // failed or overran its budget (load.ts ran it), at the first injection policy that consults it.
-import { DETECTORS } from '../detectors/index.js';
-import { injectionLevel, usesOnnxModel, type InjectionConfig } from '../detectors/injection.js';
-import type { Finding } from '../detectors/types.js';
+import { DETECTORS } from '../../detectors/index.js';
+import { injectionLevel, usesOnnxModel, type InjectionConfig } from '../../detectors/injection.js';
+import type { Finding } from '../../detectors/types.js';
 import type { LoadedPolicy } from '../policies.js';
 import { pass } from '../../pipeline/verdict.js';
 import { failClosed, stop, textOrigin, type Effect, type Hit, type ModelScores, type Segment, type Stage } from './types.js';

@@ -7,7 +7,7 @@ import type { AgentStatus } from '../../agents/lifecycle.js';
 import type { Refusal, Verdict } from '../../pipeline/verdict.js';
 import type { Stage as PipelineStage } from '../../pipeline/runner.js';
 import type { ExtractedAttachment } from '../attachments/index.js';
-import type { Finding, TextOrigin } from '../detectors/types.js';
+import type { Finding, TextOrigin } from '../../detectors/types.js';
 import type { LoadedPolicy } from '../policies.js';
 
 export type Decision = 'PASSED' | 'FLAGGED' | 'MODIFIED' | 'PENDING_APPROVAL' | 'BLOCKED';

@@ -1,7 +1,7 @@
 // The policies stage and the ONNX injection model's outcome (load.ts ran it): its scores reach the
 // injection detector by segment, its failure blocks at the first injection policy that consults it.
 import t from 'tap';
-import { DETECTORS } from '../../../daemon/verify/detectors/index.js';
+import { DETECTORS } from '../../../daemon/detectors/index.js';
 import type { LoadedPolicy } from '../../../daemon/verify/policies.js';
 import { scan } from '../../../daemon/verify/stages/policies.js';
 import type { ModelScores, Segment } from '../../../daemon/verify/stages/types.js';

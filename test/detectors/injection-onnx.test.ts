@@ -1,13 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import {
-  loadOnnxClassifier,
-  OnnxModelError,
-  OnnxTimeoutError,
-  type OnnxClassifier,
-} from '../../../daemon/verify/detectors/injection-onnx.js';
-import { buildTinyModelDir } from '../../helpers/tiny-onnx.js';
+import { loadOnnxClassifier, OnnxModelError, OnnxTimeoutError, type OnnxClassifier } from '../../daemon/detectors/injection-onnx.js';
+import { buildTinyModelDir } from '../helpers/tiny-onnx.js';
 
 const BENIGN = 'Please summarise the quarterly report in three bullet points for the team meeting.';
 /** Words enough for several 16-token windows of the tiny model. */

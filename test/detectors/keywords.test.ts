@@ -1,10 +1,10 @@
 import t from 'tap';
 import { RE2 } from 're2-wasm';
 import { ZodError } from 'zod';
-import { keywordsDetector, MAX_PATTERN_LENGTH, MAX_PATTERNS, regexDetector } from '../../../daemon/verify/detectors/keywords.js';
-import { guardRe2, onRe2Exhausted, re2Heap, releaseRe2 } from '../../../daemon/verify/detectors/re2-heap.js';
-import { re2Matches, wellFormed } from '../../../daemon/verify/detectors/re2-match.js';
-import { WordAutomaton } from '../../../daemon/verify/detectors/word-automaton.js';
+import { keywordsDetector, MAX_PATTERN_LENGTH, MAX_PATTERNS, regexDetector } from '../../daemon/detectors/keywords.js';
+import { guardRe2, onRe2Exhausted, re2Heap, releaseRe2 } from '../../daemon/detectors/re2-heap.js';
+import { re2Matches, wellFormed } from '../../daemon/detectors/re2-match.js';
+import { WordAutomaton } from '../../daemon/detectors/word-automaton.js';
 
 const slices = (text: string, findings: ReadonlyArray<{ start: number; end: number }>): string[] =>
   findings.map((f) => text.slice(f.start, f.end));

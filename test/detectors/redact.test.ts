@@ -1,6 +1,6 @@
 import t from 'tap';
-import { piiDetector } from '../../daemon/verify/detectors/pii/index.js';
-import { redact, Redactor, type RedactSpan } from '../../daemon/verify/redact.js';
+import { piiDetector } from '../../daemon/detectors/pii/index.js';
+import { redact, Redactor, type RedactSpan } from '../../daemon/detectors/redact.js';
 
 /** A span over the first occurrence (or the n-th) of `value` in `text`. */
 function at(text: string, entity: string, value: string, nth = 0): RedactSpan {

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { compileSecretRules, secretsDetector } from '../../../daemon/verify/detectors/secrets.js';
-import { formatScore, loadCorpus, score } from '../corpus/score.js';
+import { compileSecretRules, secretsDetector } from '../../daemon/detectors/secrets.js';
+import { formatScore, loadCorpus, score } from './corpus/score.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../test/verify/corpus/secrets.jsonl', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../test/detectors/corpus/secrets.jsonl', import.meta.url));
 // Precision is what the contract fixes: a false positive blocks a user's prompt. Recall has a floor
 // as high: every positive is a key in a format its rule was written for (fake, valid-looking), so a
 // miss is a broken rule, not a hard case; the hard cases are the negatives (documentation keys,

@@ -2,8 +2,8 @@
 // detector (Luhn, mod-97, MOD 11,10, ICAO 7-3-1, mod-11, mod-511), except the issuers' published
 // examples, which are marked.
 import t from 'tap';
-import { parsePiiConfig, piiDetector, resolveOverlaps, type PiiConfig } from '../../../daemon/verify/detectors/pii/index.js';
-import type { Candidate } from '../../../daemon/verify/detectors/pii/shared.js';
+import { parsePiiConfig, piiDetector, resolveOverlaps, type PiiConfig } from '../../daemon/detectors/pii/index.js';
+import type { Candidate } from '../../daemon/detectors/pii/shared.js';
 
 const DEFAULTS = parsePiiConfig(undefined);
 

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { injectionDetector, injectionLevel, scoreInjection } from '../../../daemon/verify/detectors/injection.js';
-import { formatScore, loadCorpus, score } from '../corpus/score.js';
+import { injectionDetector, injectionLevel, scoreInjection } from '../../daemon/detectors/injection.js';
+import { formatScore, loadCorpus, score } from './corpus/score.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../test/verify/corpus/injection.jsonl', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../test/detectors/corpus/injection.jsonl', import.meta.url));
 // Precision is what the contract fixes: a false positive flags or blocks an honest prompt. The recall
 // floor is lower on purpose: the corpus labels, as attacks, persuasion that no phrase rule can see
 // (the "grandmother" framing, fiction that asks for an unguarded answer); catching those takes a

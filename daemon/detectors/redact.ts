@@ -2,8 +2,8 @@
 // text of one request (prompt, attachments, structured fields), so a value gets the same placeholder
 // wherever it appears, numbered per entity type in order of first appearance. Overlapping findings
 // are merged into one masked span, so no fragment of either value survives.
-import { PII_ENTITIES } from './detectors/pii/shared.js';
-import type { Finding } from './detectors/types.js';
+import { PII_ENTITIES } from './pii/shared.js';
+import type { Finding } from './types.js';
 
 export type RedactSpan = Pick<Finding, 'entity' | 'start' | 'end'> & { readonly score?: number };
 

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { piiDetector } from '../../../daemon/verify/detectors/pii/index.js';
-import { formatScore, loadCorpus, score } from '../corpus/score.js';
+import { piiDetector } from '../../daemon/detectors/pii/index.js';
+import { formatScore, loadCorpus, score } from './corpus/score.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../test/verify/corpus/pii.jsonl', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../test/detectors/corpus/pii.jsonl', import.meta.url));
 // Precision is what the contract fixes (a false positive rewrites a user's prompt). The recall floor
 // sits below it on purpose: the context-dependent entities (bare digit strings, NHS, Ausweis) are
 // meant to miss when no word says what the number is, and the corpus includes such phrasings.

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { scoreDataInstructions } from '../../../daemon/verify/detectors/injection-data.js';
-import { injectionDetector } from '../../../daemon/verify/detectors/injection.js';
+import { scoreDataInstructions } from '../../daemon/detectors/injection-data.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
 
 const config = injectionDetector.parseConfig(undefined);
 const asData = (text: string) => injectionDetector.detect(text, config, { origin: 'data' });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ZodError } from 'zod';
-import { compilePattern, injectionDetector, injectionLevel, scoreInjection } from '../../../daemon/verify/detectors/injection.js';
-import { INJECTION_RULES, REPORTING_CUES, SIGNAL_WEIGHTS } from '../../../daemon/verify/detectors/injection-rules.js';
+import { compilePattern, injectionDetector, injectionLevel, scoreInjection } from '../../daemon/detectors/injection.js';
+import { INJECTION_RULES, REPORTING_CUES, SIGNAL_WEIGHTS } from '../../daemon/detectors/injection-rules.js';
 
 const config = injectionDetector.parseConfig(undefined);
 const rules = (text: string): string[] => scoreInjection(text).rules.map((r) => r.name);

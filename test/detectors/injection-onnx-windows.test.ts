@@ -1,11 +1,5 @@
 import t from 'tap';
-import {
-  MAX_TEXT_CHARS,
-  MAX_WINDOWS,
-  textWindows,
-  windowsOf,
-  type WindowLayout,
-} from '../../../daemon/verify/detectors/injection-onnx-windows.js';
+import { MAX_TEXT_CHARS, MAX_WINDOWS, textWindows, windowsOf, type WindowLayout } from '../../daemon/detectors/injection-onnx-windows.js';
 
 const layout: WindowLayout = { prefix: [101], suffix: [102], padId: 0, maxTokens: 18 };
 const ids = (n: number) => Array.from({ length: n }, (_, i) => 1000 + i);

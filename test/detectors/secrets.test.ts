@@ -1,8 +1,8 @@
 import t from 'tap';
 import { ZodError } from 'zod';
-import { compileSecretRules, secretsDetector, shannonEntropy, warmSecretRules } from '../../../daemon/verify/detectors/secrets.js';
-import { SECRET_RULES } from '../../../daemon/verify/detectors/secret-rules.js';
-import type { Finding } from '../../../daemon/verify/detectors/types.js';
+import { compileSecretRules, secretsDetector, shannonEntropy, warmSecretRules } from '../../daemon/detectors/secrets.js';
+import { SECRET_RULES } from '../../daemon/detectors/secret-rules.js';
+import type { Finding } from '../../daemon/detectors/types.js';
 
 const config = secretsDetector.parseConfig(undefined);
 const detect = (text: string, c = config): Finding[] => secretsDetector.detect(text, c);

@@ -2,7 +2,7 @@
 // line or with a body that is not base64, credentials in URLs of any scheme, and the token formats
 // gitleaks' rules miss. Every key here is fake (random, never issued) in its vendor's format.
 import t from 'tap';
-import { looksLikeSecret, secretsDetector } from '../../../daemon/verify/detectors/secrets.js';
+import { looksLikeSecret, secretsDetector } from '../../daemon/detectors/secrets.js';
 
 const config = secretsDetector.parseConfig(undefined);
 const found = (text: string): Array<[string, string]> =>

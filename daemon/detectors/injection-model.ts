@@ -128,7 +128,7 @@ export interface InjectionModel {
   readonly thresholds: { readonly block: number; readonly flag: number };
 }
 
-export const MODEL_PATH = fileURLToPath(new URL('../../../../daemon/verify/detectors/injection-model.json', import.meta.url));
+export const MODEL_PATH = fileURLToPath(new URL('../../../daemon/detectors/injection-model.json', import.meta.url));
 
 /** Parses a weights file; throws on any mismatch with this code's feature space. */
 export function parseModel(json: string): InjectionModel {

@@ -2,7 +2,7 @@
 // pii, secrets and injection corpus tests. A case lists what must be found (`expect`, [] for a
 // negative); a finding that matches no expectation is a false positive.
 import { readFileSync } from 'node:fs';
-import type { Finding } from '../../../daemon/verify/detectors/types.js';
+import type { Finding } from '../../../daemon/detectors/types.js';
 
 export interface Expectation {
   readonly entity: string;

@@ -34,7 +34,7 @@ import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-ca
 import { closeAttachmentWorkers } from './verify/attachments/index.js';
 import { loadOnnxClassifier } from './detectors/injection-onnx.js';
 import { warmSecretRules } from './detectors/secrets.js';
-import { seedDefaultPolicies, warmDetectors } from './verify/policies.js';
+import { seedDefaultPolicies, warmDetectors } from './verify/prompt-policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';
 import { runRetention, type Purge } from './traces/retention.js';
 import { every } from './workers/periodic.js';

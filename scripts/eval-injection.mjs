@@ -15,7 +15,7 @@ import { DETECTORS } from '../dist/daemon/detectors/index.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DEFAULT_POLICIES } from '../dist/daemon/verify/policies.js';
 import { combine } from '../dist/daemon/verify/stages/combine.js';
-import { scan } from '../dist/daemon/verify/stages/policies.js';
+import { scan } from '../dist/daemon/verify/stages/detection.js';
 import { segmentsOf } from '../dist/daemon/verify/stages/segments.js';
 import { NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 

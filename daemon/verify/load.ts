@@ -21,8 +21,8 @@ import { readOrRecall } from '../state-cache/last-known.js';
 import { AttachmentError, extractAttachments } from './attachments/index.js';
 import { OnnxTimeoutError, type OnnxClassifier } from '../detectors/injection-onnx.js';
 import { usesOnnxModel } from '../detectors/injection.js';
-import { loadPolicies } from './policies.js';
-import { applicable } from './stages/policies.js';
+import { loadPolicies } from './prompt-policies.js';
+import { applicable } from './stages/detection.js';
 import { segmentsOf } from './stages/segments.js';
 import type { Extraction, ModelScores, VerifyContext } from './stages/types.js';
 

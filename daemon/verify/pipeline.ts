@@ -38,7 +38,7 @@ import { verifyTrace, type Decided } from './record.js';
 import { agentStage } from './stages/agent.js';
 import { attachmentsStage } from './stages/attachments.js';
 import { combineStage } from './stages/combine.js';
-import { policiesStage } from './stages/policies.js';
+import { policiesStage } from './stages/detection.js';
 import { segmentsStage } from './stages/segments.js';
 import type { Stage, VerifyContext, VerifyRefusal, VerifyState } from './stages/types.js';
 import { uninspectedStage } from './stages/uninspected.js';

@@ -7,7 +7,7 @@ import { connect, type Sql } from '../../daemon/db/connect.js';
 import { migrate } from '../../daemon/db/migrate.js';
 import { appendTraces } from '../../daemon/ledger/append.js';
 import { TraceWriter } from '../../daemon/ledger/trace-writer.js';
-import { verifyChain } from '../../daemon/ledger/verify-chain.js';
+import { checkChain } from '../../daemon/ledger/check-chain.js';
 import { createProjectRows } from '../../daemon/project/bootstrap.js';
 import type { TraceInput } from '../../daemon/ledger/streams.js';
 import { withDatabase } from '../helpers/db.js';
@@ -50,7 +50,7 @@ async function run(name: string, sql: Sql, projectId: string, appendOne: (i: num
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
-  const report = await verifyChain(sql, projectId, 'traces');
+  const report = await checkChain(sql, projectId, 'traces');
   return {
     name,
     appends: latencies.length,

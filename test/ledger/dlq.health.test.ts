@@ -9,7 +9,7 @@ import { connect } from '../../daemon/db/connect.js';
 import { migrate } from '../../daemon/db/migrate.js';
 import { governanceHeaders } from '../../daemon/http/governance-headers.js';
 import { DeadLetterQueue } from '../../daemon/ledger/dlq.js';
-import { verifyChain } from '../../daemon/ledger/verify-chain.js';
+import { checkChain } from '../../daemon/ledger/check-chain.js';
 import { createLogger } from '../../daemon/log.js';
 import { bootstrap } from '../../daemon/project/bootstrap.js';
 import { freshDatabase } from '../helpers/db.js';
@@ -54,7 +54,7 @@ t.test('PostgreSQL down: traces queue, /healthz names the database and the trace
     [1, 2],
   );
   t.equal(rows[1]!.id, queued.id, "the id answered while queued is the row's id");
-  t.equal((await verifyChain(gw.gateway.sql, 'default', 'traces')).intact, true);
+  t.equal((await checkChain(gw.gateway.sql, 'default', 'traces')).intact, true);
   t.match(gw.logLines.join(''), /PostgreSQL unreachable: traces go to the dead-letter queue/);
   t.match(gw.logLines.join(''), /dead-letter queue replayed into the ledger/);
 });

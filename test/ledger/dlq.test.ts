@@ -12,7 +12,7 @@ import { governanceHeaders } from '../../daemon/http/governance-headers.js';
 import { DeadLetterQueue, type SetAsideKind } from '../../daemon/ledger/dlq.js';
 import { TraceNotPersistedError } from '../../daemon/ledger/dlq-outcome.js';
 import { TraceWriter, type TraceWritten } from '../../daemon/ledger/trace-writer.js';
-import { verifyChain } from '../../daemon/ledger/verify-chain.js';
+import { checkChain } from '../../daemon/ledger/check-chain.js';
 import { createLogger } from '../../daemon/log.js';
 import { createProjectRows } from '../../daemon/project/bootstrap.js';
 import { migratedDatabase } from '../helpers/project.js';
@@ -159,7 +159,7 @@ t.test('under load, two outages: traces go to the dead-letter queue and come bac
       Array.from({ length: issued[project]! }, (_, i) => i + 1),
       `${project}: every trace exactly once, in the order append was called`,
     );
-    const report = await verifyChain(sql, project, 'traces');
+    const report = await checkChain(sql, project, 'traces');
     t.equal(report.intact, true, `${project} chain verifies ${JSON.stringify(report.first_broken)}`);
     t.equal(report.checked, issued[project]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -245,7 +245,7 @@ t.test('a crash between the replay commit and the truncation duplicates nothing;
     [...queued, late].map((q) => q.id),
     'ids assigned before the append are kept',
   );
-  t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
+  t.equal((await checkChain(sql, 'p1', 'traces')).intact, true);
   const after = await second.writer.appendOrQueue('p1', trace(5));
   t.equal(after.persisted, 'db');
   t.equal(after.sequenceNum, 5);
@@ -276,7 +276,7 @@ t.test('a torn last record and a damaged one are set aside and reported; the res
     rows.map((r) => r.body!.n),
     [1, 3, 4],
   );
-  t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
+  t.equal((await checkChain(sql, 'p1', 'traces')).intact, true);
   const corrupt = (await fs.readFile(path.join(dir, 'dlq', 'traces.corrupt.jsonl'), 'utf8'))
     .trim()
     .split('\n')

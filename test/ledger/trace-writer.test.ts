@@ -4,7 +4,7 @@ import { sqlState } from '../../daemon/db/sqlstate.js';
 import { appendAdmin, appendTraces } from '../../daemon/ledger/append.js';
 import { adminEntry, SYSTEM_ACTOR } from '../../daemon/project/admin-actions.js';
 import { TraceWriter } from '../../daemon/ledger/trace-writer.js';
-import { verifyChain } from '../../daemon/ledger/verify-chain.js';
+import { checkChain } from '../../daemon/ledger/check-chain.js';
 import { GENESIS_HASH, isIntegrityHash } from '../../shared/ledger-hash.js';
 import { inspect } from '../helpers/db.js';
 import { migratedDatabase } from '../helpers/project.js';
@@ -23,7 +23,7 @@ t.test('appends number from 1 with no gaps and link each entry to the previous',
     select sequence_num, prev_hash, integrity_hash from traces order by sequence_num`;
   t.equal(rows[0]!.prev_hash, GENESIS_HASH);
   t.equal(rows[1]!.prev_hash, rows[0]!.integrity_hash);
-  const report = await verifyChain(sql, 'p1', 'traces');
+  const report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, true);
   t.equal(report.checked, 2);
 });
@@ -35,7 +35,7 @@ t.test('each project has its own chain starting at 1', async (t) => {
   await writer.append('p1', trace(1));
   const other = await writer.append('p2', trace(1));
   t.equal(other.sequenceNum, 1);
-  t.equal((await verifyChain(sql, 'p2', 'traces')).intact, true);
+  t.equal((await checkChain(sql, 'p2', 'traces')).intact, true);
 });
 
 t.test('64 concurrent writers across two daemons give one gapless, verifiable chain', async (t) => {
@@ -61,7 +61,7 @@ t.test('64 concurrent writers across two daemons give one gapless, verifiable ch
     Array.from({ length: 64 * perWriter }, (_, i) => i + 1),
     'every number from 1 to N exactly once',
   );
-  const report = await verifyChain(sql, 'p1', 'traces');
+  const report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, JSON.stringify(report.first_broken));
   t.equal(report.checked, 64 * perWriter);
   const [batches] = await sql<{ n: number }[]>`select count(distinct created_at)::int as n from traces`;
@@ -105,7 +105,7 @@ t.test('a row rewritten by the database owner is named by verify-chain', async (
     await tx`set local session_replication_role = replica`;
     await tx`update traces set reason = 'rewritten' where sequence_num = 3`;
   });
-  const report = await verifyChain(sql, 'p1', 'traces');
+  const report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, false);
   t.equal(report.first_broken?.sequence_num, 3);
   t.match(report.first_broken?.reason, /integrity_hash/);
@@ -117,11 +117,11 @@ t.test('content is committed by hash: tampering is caught, deletion by retention
   for (let i = 1; i <= 3; i++) await writer.append('p1', trace(i));
   const owner = inspect(t, url);
   await owner`update trace_content set body = ${owner.json({ prompt: 'forged' })} where trace_id = (select id from traces where sequence_num = 2)`;
-  let report = await verifyChain(sql, 'p1', 'traces');
+  let report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.first_broken?.sequence_num, 2);
   t.match(report.first_broken?.reason, /content/);
   await owner`delete from trace_content where trace_id = (select id from traces where sequence_num = 2)`;
-  report = await verifyChain(sql, 'p1', 'traces');
+  report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, 'the chain still verifies without the content');
 });
 
@@ -135,7 +135,7 @@ t.test('a deleted row (bypassing the trigger) is named as a gap', async (t) => {
     await tx`delete from trace_content where trace_id = (select id from traces where sequence_num = 2)`;
     await tx`delete from traces where sequence_num = 2`;
   });
-  const report = await verifyChain(sql, 'p1', 'traces');
+  const report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, false);
   t.match(report.first_broken?.reason, /gap/);
 });
@@ -192,7 +192,7 @@ t.test(
     t.equal(fifth!.sequenceNum, 5, "numbered after the other writer's entries");
     const again = await statementsDuring(sql, () => writer.append('p1', trace(6)));
     t.equal(again.length, 1, 'and the next batch is one statement again');
-    const report = await verifyChain(sql, 'p1', 'traces');
+    const report = await checkChain(sql, 'p1', 'traces');
     t.equal(report.intact, true, JSON.stringify(report.first_broken));
     t.equal(report.checked, 6);
     const [content] = await sql<
@@ -230,7 +230,7 @@ t.test(
     });
     const third = await waiting!;
     t.equal(third.sequenceNum, 3, 'numbered after the transaction it waited for');
-    const report = await verifyChain(sql, 'p1', 'traces');
+    const report = await checkChain(sql, 'p1', 'traces');
     t.equal(report.intact, true, JSON.stringify(report.first_broken));
     t.equal(report.checked, 3);
   },
@@ -249,7 +249,7 @@ t.test('a failed one-statement batch numbers nothing and the next append continu
   const [head] = await sql<{ seq: string }[]>`select seq from ledger_heads where project_id = 'p1' and stream = 'traces'`;
   t.equal(Number(head!.seq), 1, 'the head did not move');
   t.equal((await writer.append('p1', trace(2))).sequenceNum, 2);
-  t.equal((await verifyChain(sql, 'p1', 'traces')).intact, true);
+  t.equal((await checkChain(sql, 'p1', 'traces')).intact, true);
 });
 
 t.test('a trace the database refuses fails alone: the others of its batch are written, in order', async (t) => {
@@ -269,7 +269,7 @@ t.test('a trace the database refuses fails alone: the others of its batch are wr
     outcomes.map((o) => (o.status === 'fulfilled' ? o.value.sequenceNum : null)),
     [3, null, 4],
   );
-  const report = await verifyChain(sql, 'p1', 'traces');
+  const report = await checkChain(sql, 'p1', 'traces');
   t.equal(report.intact, true, JSON.stringify(report.first_broken));
   t.equal(report.checked, 4);
 });

@@ -3,7 +3,7 @@ import { runStages } from '../../daemon/pipeline/runner.js';
 import type { ExtractedAttachment } from '../../daemon/verify/attachments/index.js';
 import { DETECTORS } from '../../daemon/detectors/index.js';
 import { VERIFY_STAGES } from '../../daemon/verify/pipeline.js';
-import type { LoadedPolicy } from '../../daemon/verify/policies.js';
+import type { LoadedPolicy } from '../../daemon/verify/prompt-policies.js';
 import type { VerifyContext } from '../../daemon/verify/stages/types.js';
 
 function policy(name: string, action: string, words: string[], extra: Partial<LoadedPolicy> = {}): LoadedPolicy {

@@ -1,11 +1,11 @@
 import t from 'tap';
 import type { Finding } from '../../daemon/detectors/types.js';
 import { DETECTORS } from '../../daemon/detectors/index.js';
-import type { LoadedPolicy } from '../../daemon/verify/policies.js';
+import type { LoadedPolicy } from '../../daemon/verify/prompt-policies.js';
 import { shapeOutput } from '../../daemon/verify/output.js';
 import { gateAgent } from '../../daemon/verify/stages/agent.js';
 import { combine, DECISION_ORDER } from '../../daemon/verify/stages/combine.js';
-import { applicable, scan } from '../../daemon/verify/stages/policies.js';
+import { applicable, scan } from '../../daemon/verify/stages/detection.js';
 import { segmentsOf } from '../../daemon/verify/stages/segments.js';
 import type { Effect, Hit, Segment } from '../../daemon/verify/stages/types.js';
 

@@ -15,7 +15,7 @@ import {
   type Release,
   type ReleaseEntry,
   type Rule,
-} from '../../admission.js';
+} from '../../tool-admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { serverIdArg, serverRoute } from '../../server-api.js';

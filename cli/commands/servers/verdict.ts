@@ -4,7 +4,7 @@
 import { Args, Flags } from '@oclif/core';
 import { verdictBody } from '../../../shared/mcp-schemas.js';
 import { checkBody } from '../../agent-flags.js';
-import { findTool, readTools, toolName } from '../../admission.js';
+import { findTool, readTools, toolName } from '../../tool-admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { serverRoute } from '../../server-api.js';
 import { safeText } from '../../trace-output.js';

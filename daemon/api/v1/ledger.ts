@@ -7,8 +7,8 @@ import { GatewayError } from '../../../shared/errors.js';
 import { parseInput } from '../../http/validate.js';
 import type { Route } from '../../http/types.js';
 import { latestCheckpoint } from '../../ledger/checkpoints.js';
-import { verifyChain } from '../../ledger/verify-chain.js';
-import { verifyProof } from '../../ledger/verify-proof.js';
+import { checkChain } from '../../ledger/check-chain.js';
+import { checkProof } from '../../ledger/check-proof.js';
 import { toOcsf } from '../../project/admin-actions.js';
 import type { Deps } from '../../deps.js';
 
@@ -28,7 +28,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
       query: chainQuery,
       async handler(r) {
         const q = parseInput(chainQuery, Object.fromEntries(r.query));
-        return { status: 200, body: await verifyChain(deps.sql, r.principal.projectId, q.stream) };
+        return { status: 200, body: await checkChain(deps.sql, r.principal.projectId, q.stream) };
       },
     },
     {
@@ -38,7 +38,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
       body: verifyProofBody,
       async handler(r) {
         const body = parseInput(verifyProofBody, r.body);
-        const report = await verifyProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
+        const report = await checkProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
         if (!report) throw new GatewayError('not_found');
         return { status: 200, body: report };
       },

@@ -5,7 +5,7 @@ import { CONTENT_DEFAULTS, contentPolicyCreateBody, contentPolicyPatchBody } fro
 import type { Deps } from '../../deps.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
-import { createContentPolicy, deleteContentPolicy, listContentPolicies, updateContentPolicy } from '../../mcp/content/policies.js';
+import { createContentPolicy, deleteContentPolicy, listContentPolicies, updateContentPolicy } from '../../mcp/content/content-policies.js';
 import { actorOf } from '../actor.js';
 
 const ROUTE = '/api/v1/mcp/content-policies';

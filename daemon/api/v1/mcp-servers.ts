@@ -1,8 +1,8 @@
 // /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
 // pause and reject Admin) and each server's tools.
 import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
-import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/admission.js';
-import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/policies.js';
+import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
+import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/tool-rules.js';
 import type { Route } from '../../http/types.js';
 import { parseInput } from '../../http/validate.js';
 import { scanMcpServer } from '../../mcp/scan/scan-server.js';

@@ -14,7 +14,7 @@ import { governanceHeaders } from '../../http/governance-headers.js';
 import { appendAdmin } from '../../ledger/append.js';
 import { adminEntry } from '../../project/admin-actions.js';
 import { runVerify } from '../../verify/pipeline.js';
-import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../verify/policies.js';
+import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../verify/prompt-policies.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 

@@ -16,7 +16,7 @@ import { stateCacheOf, type Kind } from '../../state-cache/cache.js';
 import { readOrRecall } from '../../state-cache/last-known.js';
 import type { ListTool, ListView } from './list-filter.js';
 import type { CallAgent, CallContext, CallServer, CallTool } from './stages/types.js';
-import { listContentPolicies } from '../content/policies.js';
+import { listContentPolicies } from '../content/content-policies.js';
 import { loadedContentPolicy, type LoadedContentPolicy } from '../content/effective.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;

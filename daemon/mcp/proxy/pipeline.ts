@@ -15,7 +15,7 @@
 //
 // Passing all of them, the call is recorded (durably) and then forwarded. Every other method runs
 // the gates only (agent, server, sign-in): no rule is evaluated for it.
-import { admissionStage } from './stages/admission.js';
+import { admissionStage } from './stages/admitted-tool.js';
 import { agentStage } from './stages/agent.js';
 import { approvalStage } from './stages/approval.js';
 import { contentStage } from './stages/content.js';

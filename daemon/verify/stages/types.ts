@@ -8,7 +8,7 @@ import type { Refusal, Verdict } from '../../pipeline/verdict.js';
 import type { Stage as PipelineStage } from '../../pipeline/runner.js';
 import type { ExtractedAttachment } from '../attachments/index.js';
 import type { Finding, TextOrigin } from '../../detectors/types.js';
-import type { LoadedPolicy } from '../policies.js';
+import type { LoadedPolicy } from '../prompt-policies.js';
 
 export type Decision = 'PASSED' | 'FLAGGED' | 'MODIFIED' | 'PENDING_APPROVAL' | 'BLOCKED';
 export type Effect = 'BLOCK' | 'REDIRECT' | 'REQUIRE_APPROVAL' | 'REDACT' | 'JUSTIFY' | 'WARN' | 'FLAG';

@@ -114,7 +114,7 @@ function offlineFailure(offline: BundleVerdict, rootMatches: boolean): Failure |
 }
 
 /** Null when the project has no such trace. */
-export async function verifyProof(sql: Sql, key: CheckpointKey, projectId: string, traceId: string): Promise<ProofReport | null> {
+export async function checkProof(sql: Sql, key: CheckpointKey, projectId: string, traceId: string): Promise<ProofReport | null> {
   const [row] = await sql<Record<string, unknown>[]>`select * from traces where project_id = ${projectId} and id = ${traceId}`;
   if (!row) return null;
   const seq = Number(row.sequence_num);

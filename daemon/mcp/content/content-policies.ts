@@ -10,7 +10,7 @@ import type { Sql, Tx } from '../../db/connect.js';
 import { SQLSTATE, sqlState } from '../../db/sqlstate.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
-import { checkDetectorConfig } from '../../verify/policies.js';
+import { checkDetectorConfig } from '../../verify/prompt-policies.js';
 
 interface Row {
   id: string;

@@ -2,8 +2,8 @@
 // injection detector by segment, its failure blocks at the first injection policy that consults it.
 import t from 'tap';
 import { DETECTORS } from '../../../daemon/detectors/index.js';
-import type { LoadedPolicy } from '../../../daemon/verify/policies.js';
-import { scan } from '../../../daemon/verify/stages/policies.js';
+import type { LoadedPolicy } from '../../../daemon/verify/prompt-policies.js';
+import { scan } from '../../../daemon/verify/stages/detection.js';
 import type { ModelScores, Segment } from '../../../daemon/verify/stages/types.js';
 
 function policy(detector: string, config: unknown): LoadedPolicy {

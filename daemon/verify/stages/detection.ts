@@ -6,7 +6,7 @@
 import { DETECTORS } from '../../detectors/index.js';
 import { injectionLevel, usesOnnxModel, type InjectionConfig } from '../../detectors/injection.js';
 import type { Finding } from '../../detectors/types.js';
-import type { LoadedPolicy } from '../policies.js';
+import type { LoadedPolicy } from '../prompt-policies.js';
 import { pass } from '../../pipeline/verdict.js';
 import { failClosed, stop, textOrigin, type Effect, type Hit, type ModelScores, type Segment, type Stage } from './types.js';
 

@@ -24,7 +24,7 @@ function checkRow(row: Row, expectedSeq: number, prevHash: string, content: { sa
   return null;
 }
 
-export async function verifyChain(sql: Sql, projectId: string, stream: StreamName): Promise<ChainReport> {
+export async function checkChain(sql: Sql, projectId: string, stream: StreamName): Promise<ChainReport> {
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
   let broken: ChainReport['first_broken'] = null;

@@ -18,8 +18,16 @@ const IDENTITY = (start: number, end: number): [number, number] => [start, end];
 
 // Characters that print as nothing or as a space-less join: zero-width, soft hyphen, word joiner,
 // BOM, bidi controls, variation selectors and tag characters.
-const INVISIBLE =
-  /[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udc7f]/;
+const INVISIBLE_POINTS = new Set([0x00ad, 0x034f, 0x115f, 0x1160, 0x180e, 0x3164, 0xfeff, 0xffa0]);
+const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x2069],
+  [0xfe00, 0xfe0f],
+  [0xe0000, 0xe007f],
+];
+const invisible = (cp: number): boolean => INVISIBLE_POINTS.has(cp) || INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
 const UNUSUAL = /[^\x09\x0a\x0d\x20-\x7e]/;
 
 /** A look-alike letter of another script (or a fullwidth ASCII form) as the Latin letter, case kept. */
@@ -42,7 +50,7 @@ export function normalisedView(text: string): SecretView | null {
     const cp = text.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
     const width = ch.length;
-    if (INVISIBLE.test(ch)) changed = true;
+    if (invisible(cp)) changed = true;
     else {
       const folded = cp > 0x7f ? latin(ch) : null;
       if (folded !== null) changed = true;

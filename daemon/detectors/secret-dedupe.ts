@@ -23,7 +23,9 @@ export function dedupe(found: readonly Finding[]): Finding[] {
   const seen = new Set<string>();
   const findings = found.filter((f) => {
     const key = `${f.start}:${f.end}:${f.rule}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
   return findings.filter((f) => !findings.some((g) => supersedes(g, f))).sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -30,7 +30,9 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   token('openai-project-key', 'OPENAI_API_KEY', 'sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}', ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], {
     entropy: 3.5,
   }),
-  token('anthropic-key-any-length', 'ANTHROPIC_API_KEY', 'sk-ant-(?:api|admin|oat|ort)\\d\\d-[A-Za-z0-9_-]{40,}', ['sk-ant-'], { entropy: 3.5 }),
+  token('anthropic-key-any-length', 'ANTHROPIC_API_KEY', 'sk-ant-(?:api|admin|oat|ort)\\d\\d-[A-Za-z0-9_-]{40,}', ['sk-ant-'], {
+    entropy: 3.5,
+  }),
   token('docker-hub-token', 'DOCKER_HUB_TOKEN', 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}', ['dckr_']),
   token('nuget-api-key', 'NUGET_API_KEY', 'oy2[a-z0-9]{43}', ['oy2'], { entropy: 3.5 }),
   token('bitbucket-app-password', 'BITBUCKET_APP_PASSWORD', 'ATBB[A-Za-z0-9_=.-]{28,}', ['atbb'], { entropy: 3.5 }),
@@ -66,7 +68,10 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   token('clickup-token', 'CLICKUP_TOKEN', 'pk_\\d{6,10}_[A-Z0-9]{32}', ['pk_']),
   token('woocommerce-key', 'WOOCOMMERCE_KEY', 'c[ks]_[a-f0-9]{40}', ['ck_', 'cs_']),
   token('tailscale-key', 'TAILSCALE_KEY', 'tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]+-[A-Za-z0-9]{16,}', ['tskey-']),
-  token('salesforce-access-token', 'SALESFORCE_TOKEN', '00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}', ['00d'], { entropy: 3.5, span: [0, 600] }),
+  token('salesforce-access-token', 'SALESFORCE_TOKEN', '00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}', ['00d'], {
+    entropy: 3.5,
+    span: [0, 600],
+  }),
   {
     id: 'discord-webhook-url',
     entity: 'DISCORD_WEBHOOK_URL',

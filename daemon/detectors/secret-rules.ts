@@ -150,14 +150,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
   local(
     'connection-string-password',
     'CONNECTION_STRING',
-    String.raw`(?i)\b(?:`
-      + DB_SCHEMES
-      + String.raw`)://[^:/?#@`
-      + NOT_URL
-      + String.raw`]*:([^/`
-      + NOT_URL
-      + String.raw`]+)@`
-      + HOST,
+    String.raw`(?i)\b(?:` + DB_SCHEMES + String.raw`)://[^:/?#@` + NOT_URL + String.raw`]*:([^/` + NOT_URL + String.raw`]+)@` + HOST,
     [
       'postgres',
       'mysql',

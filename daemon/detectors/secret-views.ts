@@ -28,7 +28,18 @@ const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0xe0000, 0xe007f],
 ];
 const invisible = (cp: number): boolean => INVISIBLE_POINTS.has(cp) || INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
-const UNUSUAL = /[^\x09\x0a\x0d\x20-\x7e]/;
+// One pass to tell whether a text holds anything to normalise (most non-ASCII text holds none):
+// built from the tables, so that the class lists exactly what normalisedView changes.
+const SUSPECT = new RegExp(
+  `[${[
+    ...[...INVISIBLE_POINTS].map((cp) => String.fromCodePoint(cp)),
+    ...INVISIBLE_RANGES.filter(([a]) => a <= 0xffff).map(([a, b]) => `${String.fromCodePoint(a)}-${String.fromCodePoint(b)}`),
+    ...Object.keys(LOOKALIKE_LETTERS)
+      .flatMap((l) => [l, l.toUpperCase()])
+      .filter((l) => l.charCodeAt(0) > 0x7f), // the upper case of dotless ı is I
+    '\uff01-\uff5e',
+  ].join('')}]|\udb40[\udc00-\udc7f]`,
+);
 
 /** A look-alike letter of another script (or a fullwidth ASCII form) as the Latin letter, case kept. */
 function latin(ch: string): string | null {
@@ -42,7 +53,7 @@ function latin(ch: string): string | null {
 
 /** The text without invisible characters, look-alikes folded; null when there is nothing to change. */
 export function normalisedView(text: string): SecretView | null {
-  if (!UNUSUAL.test(text)) return null;
+  if (!SUSPECT.test(text)) return null;
   let out = '';
   const origin: number[] = [];
   let changed = false;

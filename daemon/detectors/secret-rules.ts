@@ -7,6 +7,7 @@
 // written from the vendors' published formats, not taken from another scanner. Ours use
 // unbounded repeats over classes that exclude whitespace: RE2 matches them in linear time, the
 // keyword window bounds them, and re2-wasm compiles wide counted repeats slowly.
+import { VENDOR_RULES } from './secret-rules-vendors.js';
 import { END, GITLEAKS_DROPPED, GITLEAKS_GLOBAL_ALLOW, GITLEAKS_GLOBAL_STOPWORDS, GITLEAKS_RULES, semi } from './secret-rules-gitleaks.js';
 
 export type AllowTarget = 'secret' | 'match' | 'line';
@@ -53,6 +54,9 @@ const PLACEHOLDER_PASSWORD = String.raw`(?i)^(?:\*+|x+|\.+|_+|-+|\?+|<[^>]*>|\[[
 const PLACEHOLDERS = [{ regexes: [PLACEHOLDER_PASSWORD] }];
 const DB_SCHEMES = String.raw`postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|couchdb|neo4j(?:\+s)?|nats|kafka`;
 const NOT_URL = String.raw`\s'"\x60<>`;
+// The host after a URL's user:password@. A password may hold # and @ (written unencoded, as people
+// do): the password runs to the last @ that a host follows.
+const HOST = String.raw`[A-Za-z0-9\[][A-Za-z0-9.:\]-]*(?:[/?#\s'"\x60<>,;)]|$)`;
 
 // A name, optionally quoted or plural, then `=`, `:`, `:=` or `=>`, then a quoted or a bare value.
 // The bare value ends before trailing punctuation, so prose's "password: x." loses its full stop.
@@ -146,15 +150,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
   local(
     'connection-string-password',
     'CONNECTION_STRING',
-    String.raw`(?i)\b(?:`
-      + DB_SCHEMES
-      + String.raw`)://[^:/?#@`
-      + NOT_URL
-      + String.raw`]*:([^/?#@`
-      + NOT_URL
-      + String.raw`]+)@[^`
-      + NOT_URL
-      + ']',
+    String.raw`(?i)\b(?:` + DB_SCHEMES + String.raw`)://[^:/?#@` + NOT_URL + String.raw`]*:([^/` + NOT_URL + String.raw`]+)@` + HOST,
     [
       'postgres',
       'mysql',
@@ -197,7 +193,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
     'url-credentials',
     'CREDENTIALS_IN_URL',
     // Any scheme (mqtt, smb, ws, svn...); the database schemes above take theirs first.
-    String.raw`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^:/?#@` + NOT_URL + String.raw`]+:([^/?#@` + NOT_URL + String.raw`]+)@[^` + NOT_URL + ']',
+    String.raw`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^:/?#@` + NOT_URL + String.raw`]+:([^/` + NOT_URL + String.raw`]+)@` + HOST,
     ['://'],
     { allow: [...PLACEHOLDERS, VALUE_PLACEHOLDERS], score: 0.85, generic: true },
   ),
@@ -245,12 +241,41 @@ export const LOCAL_RULES: readonly SecretRule[] = [
     score: 0.75,
     generic: true,
   }),
+  // 32 to 40 hex digits (an API key, a signing secret, an HMAC key) assigned to a secret-like name:
+  // hex has two classes and sometimes less entropy than the generic rules ask, so it has its own rule.
+  local(
+    'hex-secret-assignment',
+    'GENERIC_SECRET',
+    String.raw`(?i)(?:^|[^\w.-])[\w.-]{0,40}?(?:`
+      + SECRET_NAMES
+      + '|'
+      + PASSWORD_NAMES
+      + String.raw`|key|authorization)s?\\?["'\x60]?\]?[ \t]*(?::=|=>|=|:)[ \t]*\\?["'\x60]?(?-i:([0-9a-f]{32,40}|[0-9A-F]{32,40}))(?:[^0-9A-Za-z_]|$)`,
+    ['secret', 'token', 'auth', 'credential', 'bearer', 'key', 'pass', 'pwd'],
+    { entropy: 2.5, requireDigit: true, allow: VALUE_ALLOW, maxMatch: 200, score: 0.75, generic: true },
+  ),
+  // An HTTP Authorization header's credentials, in a request, a log line or code.
+  local(
+    'authorization-header',
+    'HTTP_CREDENTIALS',
+    String.raw`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|token|basic|apikey|api-key|sso-key|digest)[ \t]+([A-Za-z0-9._~+/=:-]{16,})`,
+    ['authorization'],
+    { entropy: 3, allow: VALUE_ALLOW, maxMatch: 4096, score: 0.85, generic: true },
+  ),
+  // A secret given on a command line: --api-key X, --token=X, -p X is left alone (too common).
+  local(
+    'command-line-secret',
+    'GENERIC_SECRET',
+    String.raw`(?i)(?:^|\s)--(?:[a-z]+[-_])?(?:api[-_]?key|token|secret|password|passwd|auth[-_]?token|access[-_]?key)(?:=|[ \t]+)["']?([^\s"'\x60]{8,})`,
+    ['api-key', 'api_key', 'apikey', 'token', 'secret', 'password', 'passwd', 'access-key', 'access_key'],
+    { random: true, allow: VALUE_ALLOW, maxMatch: 512, score: 0.75, generic: true },
+  ),
   // A private key's BEGIN line and the key-like lines after it, with or without an END line and
   // whatever the body holds (gitleaks' private-key wants an END line and 64 characters between).
   local(
     'private-key-begin',
     'PRIVATE_KEY',
-    String.raw`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n[ \t]*[\w-]+:[^\n]*)*\r?\n[ \t]*[A-Za-z0-9+/=_.!-]{12,}[^\n]*(?:\r?\n[ \t]*[^\s-][^\n]*)*(?:\r?\n[ \t]*-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`,
+    String.raw`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*[\w-]+:[^\n]*)*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=_.!-]{12,}[^\n]*(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*[^\s-][^\n]*)*(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`,
     ['-----begin'],
     {
       secretGroup: 0,
@@ -275,7 +300,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
     },
   ),
   // The bot's numeric id, a colon, 35 characters (https://core.telegram.org/bots/api#authorizing-your-bot).
-  local('telegram-bot-token', 'TELEGRAM_BOT_TOKEN', String.raw`\b(\d{8,10}:[A-Za-z0-9_-]{35})` + END, DIGIT_COLON, {
+  local('telegram-bot-token', 'TELEGRAM_BOT_TOKEN', String.raw`\b(\d{5,16}:[A-Za-z0-9_-]{35})` + END, DIGIT_COLON, {
     entropy: 3.5,
     random: true,
     span: [12, 48],
@@ -368,7 +393,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
   ),
 ];
 
-export const SECRET_RULES: readonly SecretRule[] = [...GITLEAKS_RULES, ...LOCAL_RULES];
+export const SECRET_RULES: readonly SecretRule[] = [...GITLEAKS_RULES, ...LOCAL_RULES, ...VENDOR_RULES];
 export const GLOBAL_ALLOW: SecretAllowList = { regexes: GITLEAKS_GLOBAL_ALLOW, stopwords: GITLEAKS_GLOBAL_STOPWORDS };
 export const DROPPED_RULES = GITLEAKS_DROPPED;
 

@@ -43,6 +43,11 @@ export class KeywordHits {
     return [...rules].sort((a, b) => a - b);
   }
 
+  /** Each keyword that occurs, with its positions (null: more than HIT_CAP of them). */
+  occurrences(): Array<[keyword: string, positions: readonly number[] | null]> {
+    return [...this.hits].map(([k, positions]) => [KEYWORDS[k]!, positions]);
+  }
+
   /** Sorted positions of the rule's keywords; null means "everywhere" (scan the whole text). */
   positions(rule: number): number[] | null {
     if (this.hits.size === 0) return NO_POSITIONS;

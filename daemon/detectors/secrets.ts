@@ -10,6 +10,12 @@ import { KeywordHits, windows } from './secret-windows.js';
 import { DROPPED_RULES, GLOBAL_ALLOW, sampleOf, SECRET_RULES } from './secret-rules.js';
 import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rules.js';
 import type { Detector, Finding } from './types.js';
+import { dedupe } from './secret-dedupe.js';
+import { looksLikeSecret, shannonEntropy } from './secret-randomness.js';
+import { caseDestroyed, miscasedPrefixes } from './secret-case.js';
+import { decodedViews, recasedView, type SecretView } from './secret-views.js';
+
+export { looksLikeSecret, shannonEntropy } from './secret-randomness.js';
 
 interface CompiledAllow {
   readonly target: AllowTarget;
@@ -161,47 +167,16 @@ const SecretsConfigSchema = z
 export type SecretsConfig = z.output<typeof SecretsConfigSchema>;
 
 const DEFAULT_SPAN: readonly [number, number] = [128, 512];
-const MATCHES_PER_WINDOW = 200;
+// More findings than this in one text fails the call (fail closed): a cap that only stopped looking
+// would let the next secret through, and a policy that masks would leave it in place. Matches a
+// rule then rejects (low entropy, placeholders) are not counted: 200 decoys cannot hide a token.
 const MAX_FINDINGS = 1000;
 
-export function shannonEntropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    bits -= p * Math.log2(p);
+/** Thrown when a text holds more secrets than one call reports: the caller fails closed. */
+export class TooManySecretsError extends Error {
+  constructor() {
+    super(`more than ${MAX_FINDINGS} secrets in one text`);
   }
-  return bits;
-}
-
-const CLASS_OF = (c: number): number => (c >= 97 && c <= 122 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 48 && c <= 57 ? 2 : 3);
-
-/**
- * Does a value look generated or chosen rather than a word, an identifier or a template? At least 8
- * characters, and either three classes of lower, upper, digit and other with 3 bits of entropy per
- * character, or two classes over 12 characters with 3.3 bits; in both the classes must alternate
- * (a class change at 20% or 30% of positions, not counting the - . _ that join words): `Summer2024!`
- * and hex pass; `DatabaseHost`, `upstream-token-1`, `your_password_here` and `ChangeMe` do not.
- */
-export function looksLikeSecret(s: string): boolean {
-  if (s.length < 8) return false;
-  const seen = [0, 0, 0, 0];
-  let changes = 0;
-  let counted = 0;
-  for (let i = 0, prev = -1; i < s.length; i++) {
-    const code = s.charCodeAt(i);
-    const cls = CLASS_OF(code);
-    seen[cls]!++;
-    if (code === 45 || code === 46 || code === 95) continue; // - . _ join words: alternation is counted without them
-    if (prev !== -1 && cls !== prev) changes++;
-    prev = cls;
-    counted++;
-  }
-  const classes = seen.filter((n) => n > 0).length;
-  const mixing = changes / Math.max(1, counted - 1);
-  if (classes >= 3) return mixing >= 0.2 && shannonEntropy(s) >= 3;
-  return classes === 2 && s.length >= 12 && mixing >= 0.3 && shannonEntropy(s) >= 3.3;
 }
 
 interface Candidate {
@@ -209,7 +184,8 @@ interface Candidate {
   readonly end: number;
   readonly secret: string;
   readonly match: string;
-  readonly line: string;
+  /** The line holding the match, cut when an allow-list asks (a long line is costly to cut for every match). */
+  line(): string;
 }
 
 /**
@@ -230,15 +206,18 @@ function candidate(text: string, from: number, m: Re2Match, c: CompiledRule): Ca
   const whole = m.groups[0] ?? '';
   const { secret, offset } = secretOf(c, whole);
   const start = from + m.start + offset;
-  const lineStart = text.lastIndexOf('\n', from + m.start - 1) + 1;
-  const lineEnd = text.indexOf('\n', from + m.end);
-  return { start, end: start + secret.length, secret, match: whole, line: text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd) };
+  const line = (): string => {
+    const lineStart = text.lastIndexOf('\n', from + m.start - 1) + 1;
+    const lineEnd = text.indexOf('\n', from + m.end);
+    return text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  };
+  return { start, end: start + secret.length, secret, match: whole, line };
 }
 
 function allowed(c: Candidate, lists: readonly CompiledAllow[]): boolean {
   const lower = c.secret.toLowerCase();
   if (lists.some((list) => list.stopwords.some((w) => lower.includes(w)))) return true;
-  return lists.some((list) => list.regex?.test(list.target === 'match' ? c.match : list.target === 'line' ? c.line : c.secret) === true);
+  return lists.some((list) => list.regex?.test(list.target === 'match' ? c.match : list.target === 'line' ? c.line() : c.secret) === true);
 }
 
 function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<string>, lists: readonly CompiledAllow[]): boolean {
@@ -252,7 +231,25 @@ function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<strin
   return !allowed(c, lists) && !allowed(c, [GLOBAL]);
 }
 
-function scanRule(text: string, hits: KeywordHits, i: number, allowValues: ReadonlySet<string>, out: Finding[]): void {
+/** Was a finding over a prefix put back in its case flattened beyond repair (secret-case.ts)? */
+function flattened(c: CompiledRule, text: string, f: Candidate, recased: ReadonlyArray<readonly [number, number]>): boolean {
+  const prefix = recased.find(([at]) => at >= f.start && at < f.end);
+  if (prefix === undefined) return false;
+  const body = text.slice(prefix[1], f.end);
+  if (!caseDestroyed(body)) return false;
+  // A one-case alphabet (the rule matches only this case) was not flattened: the other case is the same key.
+  const swapped = [...body].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+  return re2Matches(c.re, f.match.slice(0, f.match.length - body.length) + swapped, 1, false).length > 0;
+}
+
+function scanRule(
+  text: string,
+  hits: KeywordHits,
+  i: number,
+  allowValues: ReadonlySet<string>,
+  out: Finding[],
+  recased?: ReadonlyArray<readonly [number, number]>,
+): void {
   const positions = hits.positions(i);
   if (positions !== null && positions.length === 0) return;
   const compiled = compiledRule(i);
@@ -262,50 +259,62 @@ function scanRule(text: string, hits: KeywordHits, i: number, allowValues: Reado
   // A rule's match lies within its span of a keyword, so a search needs to see little more than that.
   const lookahead = Math.max(1024, 2 * (span[0] + span[1]));
   for (const [from, to] of windows(text, positions, span)) {
-    for (const m of re2Matches(re, text.slice(from, to), MATCHES_PER_WINDOW, false, lookahead)) {
+    for (const m of re2Matches(re, text.slice(from, to), Number.POSITIVE_INFINITY, false, lookahead)) {
       if (rule.maxMatch !== undefined && m.end - m.start > rule.maxMatch) continue;
       const c = candidate(text, from, m, compiled);
       if (!accepted(c, rule, allowValues, allow)) continue;
+      if (recased !== undefined && flattened(compiled, text, c, recased)) continue;
+      if (out.length >= MAX_FINDINGS) throw new TooManySecretsError();
       out.push({ detector: 'secrets', entity: rule.entity, start: c.start, end: c.end, score: rule.score, rule: rule.id });
     }
   }
 }
 
-const GENERIC_IDS = new Set(SECRET_RULES.filter((r) => r.generic === true).map((r) => r.id));
-const ORDER = new Map(SECRET_RULES.map((r, i) => [r.id, i]));
-
-/** Does finding g make f redundant? Vendor rules beat generic ones; among generic ones, rule order decides. */
-function supersedes(g: Finding, f: Finding): boolean {
-  if (g === f || g.start >= f.end || f.start >= g.end) return false;
-  const gGeneric = GENERIC_IDS.has(g.rule!);
-  const fGeneric = GENERIC_IDS.has(f.rule!);
-  if (gGeneric !== fGeneric) return fGeneric;
-  if (fGeneric) return ORDER.get(g.rule!)! < ORDER.get(f.rule!)!;
-  const contains = g.start <= f.start && f.end <= g.end;
-  const longer = g.end - g.start > f.end - f.start;
-  return contains && g.entity === f.entity && (longer || ORDER.get(g.rule!)! < ORDER.get(f.rule!)!);
+interface Scan {
+  readonly disabled: ReadonlySet<string>;
+  readonly allowValues: ReadonlySet<string>;
 }
 
-/** One finding per secret. */
-function dedupe(findings: Finding[]): Finding[] {
-  return findings.filter((f) => !findings.some((g) => supersedes(g, f))).sort((a, b) => a.start - b.start || b.end - a.end);
+/** Every rule whose keyword occurs in `text`; with the keyword hits, for the recased view. */
+function scanText(
+  text: string,
+  scan: Scan,
+  recased?: ReadonlyArray<readonly [number, number]>,
+): { findings: Finding[]; hits: KeywordHits } {
+  const hits = new KeywordHits(lowerSameLength(text));
+  const out: Finding[] = [];
+  for (const i of hits.rulesHit()) if (!scan.disabled.has(SECRET_RULES[i]!.id)) scanRule(text, hits, i, scan.allowValues, out, recased);
+  return { findings: out, hits };
+}
+
+/** Findings of a view, at the spans of the original text they stand for. */
+function inOriginal(view: SecretView, findings: readonly Finding[]): Finding[] {
+  return findings.map((f) => {
+    const [start, end] = view.span(f.start, f.end);
+    return { ...f, start, end };
+  });
+}
+
+/**
+ * The text, then what it also reads as (secret-views.ts): without invisible characters and
+ * look-alikes, base64 and percent-encoding decoded, vendor prefixes in their own case.
+ */
+function detectSecrets(text: string, config: SecretsConfig): Finding[] {
+  const scan: Scan = { disabled: new Set(config.disabled_rules), allowValues: new Set(config.allow_values) };
+  const views: SecretView[] = [{ text, span: (s, e) => [s, e] }, ...decodedViews(text)];
+  const out: Finding[] = [];
+  for (const view of views) {
+    const { findings, hits } = scanText(view.text, scan);
+    out.push(...inOriginal(view, findings));
+    const recased = recasedView(view.text, miscasedPrefixes(view.text, hits));
+    if (recased !== null) out.push(...inOriginal(view, scanText(recased.text, scan, recased.recased).findings));
+    if (out.length > MAX_FINDINGS) throw new TooManySecretsError();
+  }
+  return dedupe(out);
 }
 
 export const secretsDetector: Detector<SecretsConfig> = {
   name: 'secrets',
   parseConfig: (config) => SecretsConfigSchema.parse(config ?? {}),
-  detect: (text, config) =>
-    guardRe2(() => {
-      if (text.length === 0) return [];
-      const safe = wellFormed(text);
-      const hits = new KeywordHits(lowerSameLength(safe));
-      const disabled = new Set(config.disabled_rules);
-      const allowValues = new Set(config.allow_values);
-      const out: Finding[] = [];
-      for (const i of hits.rulesHit()) {
-        if (out.length >= MAX_FINDINGS) break;
-        if (!disabled.has(SECRET_RULES[i]!.id)) scanRule(safe, hits, i, allowValues, out);
-      }
-      return dedupe(out).slice(0, MAX_FINDINGS);
-    }),
+  detect: (text, config) => guardRe2(() => (text.length === 0 ? [] : detectSecrets(wellFormed(text), config))),
 };

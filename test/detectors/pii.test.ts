@@ -300,8 +300,13 @@ t.test('CREDIT_CARD: 12- and 13-digit cards need an issuer prefix, Luhn and a ca
   t.same(found('kartą 675964998321'), one('CREDIT_CARD', '675964998321'));
   t.same(found('number 4539201765446 logged'), [], 'bare and no word: 1 in 100 13-digit numbers passes');
   t.same(found('card 4539201765447'), [], 'Luhn failure');
-  t.same(found('card 9539201765442'), [], 'Luhn-valid, no issuer prefix');
-  t.same(found('card 123456789015'), [], 'Luhn-valid 12 digits, no issuer prefix');
+  t.same(found('card 9539201765442'), [], 'Luhn failure, no issuer prefix');
+  t.same(found('card 9539201765441'), one('CREDIT_CARD', '9539201765441'), 'Luhn-valid, no issuer prefix, right after a card label');
+  t.same(found('card 123456789015'), one('CREDIT_CARD', '123456789015'), 'Luhn-valid 12 digits right after a card label');
+  t.same(found('Kartennummer: 123456789015'), one('CREDIT_CARD', '123456789015'));
+  t.same(found('value 9539201765441 logged'), [], 'no issuer prefix and no label');
+  t.same(found('the card game sold 123456789015 copies'), [], 'a card word with other words between is no label');
+  t.same(found('card 123456789016'), [], 'labelled, Luhn failure');
   t.same(found('card 6759 6499 8322'), [], 'grouped, Luhn failure');
   t.same(found('EAN 4539201765446'), [], 'negative context');
   t.same(found('Build 4539 2017 6544 6 shipped'), [], 'negative context beats the shape');
@@ -411,4 +416,55 @@ t.test('PASSPORT: a number after the word passport, in every supported language'
   t.same(found('the passport office, 12 Main St'), []);
   t.same(found('Ticket C01X00T47'), [], 'no passport word');
   t.same(found('passportless C01X00T47'), [], 'part of another word');
+});
+
+t.test('PHONE: a number right after a phone label, in national formats without a country code, in every language', async (t) => {
+  for (const [text, number] of [
+    ['Phone: 555 0142', '555 0142'],
+    ['Tel.: 40-12-33-87', '40-12-33-87'],
+    ['Phone number: (31) 206-517', '(31) 206-517'],
+    ['Téléphone : 01.23.45.67.89', '01.23.45.67.89'],
+    ['Telefon: 0341 / 22 90 17', '0341 / 22 90 17'],
+    ['Telefonnummer (privat): 88 41 27 3', '88 41 27 3'],
+    ['Teléfono: 418 27 36', '418 27 36'],
+    ['Mi número de teléfono es 418 27 36', '418 27 36'],
+    ['Telefono (ufficio): (06) 4471-882', '(06) 4471-882'],
+    ['Telefoon: 44 87 12 9', '44 87 12 9'],
+    ['tel. kom.: 601-418-273', '601-418-273'],
+    ['Nr tel.: 418 27 36', '418 27 36'],
+    ['Tel./Fax: 40 18 77 21', '40 18 77 21'],
+  ] as const) {
+    t.same(found(text), one('PHONE', number), text);
+  }
+  t.same(found('Tel.: 12.03.2024'), [], 'a calendar date after a label is still a date');
+  t.same(found('Tel.: 10.0.4.17'), [], 'a dotted quad (a private address, not reported) is not a phone');
+  for (const text of [
+    'Order 40-12-33-87 shipped, version 3.2.1',
+    'The phone costs 1 299 dollars and ships with 128 GB.',
+    'Die Telefonkosten stiegen um 1 418 277 Euro.',
+    'Le téléphone a été vendu à 12 345 exemplaires.',
+    'my phone broke in 2023 and 40-12-33-87 is the repair order',
+    'Tel Aviv office: 140 staff since 2019',
+  ])
+    t.same(found(text), [], text);
+});
+
+t.test('PHONE: +1 (NNN) NNN-NNNN is a NANP number by its format alone', async (t) => {
+  t.same(found('reach me at +1 (303) 044-1187 today'), one('PHONE', '+1 (303) 044-1187'), 'exchange 044 is unassigned: still a number');
+  t.same(found('or 001-303-044-1187'), one('PHONE', '001-303-044-1187'));
+  t.same(found('+1 (303) 044-118'), [], 'one digit short');
+});
+
+t.test('CREDIT_CARD: Maestro numbers of 12 to 19 digits grouped with dashes or spaces', async (t) => {
+  for (const card of [
+    '5018-5260-1811',
+    '6759 0824 6282',
+    '5020 5908 3016 6133',
+    '6304-1860-9139-0996-036',
+    '0604 8657 9752',
+    '5612 1948 2198',
+  ])
+    t.same(found(`paid with ${card} yesterday`), one('CREDIT_CARD', card), card);
+  t.same(found('Ticket 5612-1948-2198 closed; card issue was a UI bug.'), [], 'a negative label right before beats a card word after');
+  t.same(found('paid with 5612 1948 2199 yesterday'), [], 'Luhn failure');
 });

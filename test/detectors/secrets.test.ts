@@ -1,6 +1,12 @@
 import t from 'tap';
 import { ZodError } from 'zod';
-import { compileSecretRules, secretsDetector, shannonEntropy, warmSecretRules } from '../../daemon/detectors/secrets.js';
+import {
+  compileSecretRules,
+  secretsDetector,
+  shannonEntropy,
+  TooManySecretsError,
+  warmSecretRules,
+} from '../../daemon/detectors/secrets.js';
 import { SECRET_RULES } from '../../daemon/detectors/secret-rules.js';
 import type { Finding } from '../../daemon/detectors/types.js';
 
@@ -102,4 +108,22 @@ t.test('Shannon entropy is measured in bits per character', async (t) => {
   t.equal(shannonEntropy('aaaa'), 0);
   t.equal(shannonEntropy('abcd'), 2);
   t.ok(shannonEntropy(GHP.slice(4)) > 4.5);
+});
+
+t.test('decoys a rule rejects do not count against a cap: the real token after 200 of them is found (issue 25, item 5)', async (t) => {
+  const config = secretsDetector.parseConfig(undefined);
+  const token = 'ghp_Zq8vLw3nPx7rTb2mKc9sYh4dFj6gNa1eRu5o';
+  for (const decoy of ['a', 'Z', '0']) {
+    const text = `${`ghp_${decoy.repeat(36)} `.repeat(200)}${token}`;
+    const found = secretsDetector.detect(text, config).map((f) => text.slice(f.start, f.end));
+    t.same(found, [token], `200 x ghp_${decoy.repeat(3)}...`);
+  }
+  const many = Array.from({ length: 1001 }, (_, i) => `ghp_Zq8vLw3nPx7rTb2mKc9sYh4dFj6gNa${String(i).padStart(4, '0')}eR`).join(' ');
+  let failed: unknown = null;
+  try {
+    secretsDetector.detect(many, config);
+  } catch (err) {
+    failed = err;
+  }
+  t.ok(failed instanceof TooManySecretsError, 'more secrets than one call reports: it fails, it does not stop looking');
 });

@@ -8,7 +8,7 @@
 import validator from 'validator';
 import { getCountrySpecifications, isValidIBAN } from 'ibantools';
 import type { Candidate, DigitRun, GroupSlice, ScanOptions } from './shared.js';
-import { contextScore, isWordChar, sameLengths, scanSlices, uniformSeps } from './shared.js';
+import { contextScore, isWordChar, LABEL_TAIL, labelledBefore, NEGATIVE_LABEL, sameLengths, scanSlices, uniformSeps } from './shared.js';
 
 export const TEST_CARDS: ReadonlySet<string> = new Set([
   '4111111111111111',
@@ -64,7 +64,7 @@ function plausibleLength(digits: string): boolean {
 // number printed in groups of four (one random grouped number in about 10,000 has a Maestro prefix
 // and passes Luhn; one in 100 starts with 4 and passes). A number labelled as an order, invoice,
 // EAN ... stays below the threshold even with a card word.
-const SHORT_CARD_IIN = /^(?:4|5018|5020|5038|5893|6304|6759|676[1-3])/;
+const SHORT_CARD_IIN = /^(?:4|5018|5020|5038|5893|6304|6759|676[1-3]|0604|6390|5[6-8])/;
 const CARD_CONTEXT =
   /\b(?:card|credit|debit|visa|maestro|mastercard|cc\b|cvv|cvc|payment|paid|pay\b|karte|kreditkarte|zahlung|bezahlt|carte|cb\b|paiement|pay[ée]|tarjeta|pago|pagad|carta|pagamento|pagat|kaart|creditcard|pinpas|betaal|betaling|karta|kart[aąyę]|płatno|zapłac)/iu;
 
@@ -81,11 +81,29 @@ export function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+// Maestro (validator knows no Maestro): 12 to 19 digits. 56-58 are Maestro ranges too, but so
+// common a start of other numbers that they count only on a number printed in groups.
+const MAESTRO_IIN = /^(?:5018|5020|5038|5893|6304|6759|676[1-3]|0604|6390)/;
+// A card label right before the number ("Card: ...", "Kreditkarte Nr. ...", "carte n° ..."): then
+// any Luhn-valid number of 12 to 19 digits printed as cards are is one, whatever its issuer prefix.
+const CARD_LABEL = new RegExp(
+  String.raw`(?:^|[^\p{L}\p{N}])(?:card|credit\s?card|debit\s?card|cc|karten?|kreditkarten?|bankkarten?|carte(?:\s+bancaire)?|tarjeta|carta(?:\s+di\s+credito)?|kaart|creditcard|karta|karty|maestro|visa|mastercard)`
+    + LABEL_TAIL,
+  'iu',
+);
+
+/** A Maestro prefix; 56-58 only on a number printed in groups, as cards are. */
+function maestro(s: GroupSlice): boolean {
+  return MAESTRO_IIN.test(s.digits) || (/^5[6-8]/.test(s.digits) && s.lengths.length > 1);
+}
+
 export function findCards(text: string, runs: readonly DigitRun[], options: ScanOptions): Candidate[] {
   const cards = scanSlices(text, runs, 14, 19, (s) => {
-    if (!cardShape(s) || !plausibleLength(s.digits) || !validator.isCreditCard(s.digits)) return null;
+    if (!cardShape(s)) return null;
+    const issued = plausibleLength(s.digits) && (validator.isCreditCard(s.digits) || (maestro(s) && luhn(s.digits)));
+    if (!issued && !(luhn(s.digits) && labelledBefore(text, s.start, CARD_LABEL))) return null;
     if (!options.redactTestCards && TEST_CARDS.has(s.digits)) return null;
-    return { entity: 'CREDIT_CARD', start: s.start, end: s.end, score: 1, rule: 'card-luhn' };
+    return { entity: 'CREDIT_CARD', start: s.start, end: s.end, score: 1, rule: issued ? 'card-luhn' : 'card-luhn-labelled' };
   });
   // A short card is a whole run: twelve digits cut from a longer number are not a card. Only runs
   // of 12 or 13 digits are tried, so a long run of grouped digits costs nothing more here.
@@ -97,9 +115,12 @@ export function findCards(text: string, runs: readonly DigitRun[], options: Scan
 }
 
 function shortCard(text: string, s: GroupSlice, options: ScanOptions): Candidate | null {
-  if (!cardShape(s) || !SHORT_CARD_IIN.test(s.digits) || !luhn(s.digits)) return null;
+  if (!cardShape(s) || !luhn(s.digits)) return null;
   if (!options.redactTestCards && TEST_CARDS.has(s.digits)) return null;
   if (PART_BEFORE.test(text.slice(Math.max(0, s.start - 2), s.start)) || PART_AFTER.test(text.slice(s.end, s.end + 2))) return null;
+  if (labelledBefore(text, s.start, CARD_LABEL))
+    return { entity: 'CREDIT_CARD', start: s.start, end: s.end, score: 0.95, rule: 'card-luhn-labelled' };
+  if (!SHORT_CARD_IIN.test(s.digits) || labelledBefore(text, s.start, NEGATIVE_LABEL)) return null;
   const groupedMaestro = s.lengths.length > 1 && s.lengths[0] === 4 && s.digits[0] !== '4';
   const scores = groupedMaestro ? { base: 0.85, positive: 1, negative: 0.3 } : { base: 0.4, positive: 0.9, negative: 0.3 };
   return {

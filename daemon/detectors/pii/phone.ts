@@ -13,7 +13,7 @@ import {
   type E164Number,
 } from 'libphonenumber-js/max';
 import type { Candidate, ScanOptions } from './shared.js';
-import { contextScore, isWordChar, NEGATIVE_CONTEXT } from './shared.js';
+import { contextScore, isWordChar, LABEL_TAIL, labelledBefore, NEGATIVE_CONTEXT } from './shared.js';
 
 // The number may be followed by an extension glued to it ("555-0123x036"); see EXTENSION.
 const PHONE = /(?<![A-Za-z0-9_+./-])(?:\+|\(\+?)?\d[\d ()./\u00a0-]{5,22}\d(?:(?![\p{L}\p{N}_/:-]|\.\d)|(?=[xX]\d))/gu;
@@ -24,6 +24,13 @@ const POSITIVE =
 const NEGATIVE = new RegExp(
   NEGATIVE_CONTEXT.source
     + String.raw`|\b(?:nhs|ssn|social\s+security|iban|steuer|tax|fiscal|nir\b|sécu|insee|ausweis|passport|passeport|reisepass|siren|siret|tva|vat|dni\b|nie\b|nif\b|bsn\b|burgerservice|pesel|pasaporte|passaporto|paspoort|paszport)`,
+  'iu',
+);
+// A label right before the number (labelledBefore): "Phone:", "Tel.", "Telefon", "Téléphone",
+// "Teléfono", "Telefono", "Telefoon", Polish "tel. kom.", and the mobile and fax words.
+const LABEL = new RegExp(
+  String.raw`(?:^|[^\p{L}\p{N}])(?:phone|telephone|tel|t[ée]l[ée]phone|t[ée]l|tel[ée]fono|telefon|telefoon|telf|tfno|ph|mobile|mobil|mobiel|m[oó]vil|cellulare|cellulaire|cell(?:phone)?|handy|portable|kom[oó]rka|kom|fax|gsm|whatsapp|rufnummer)`
+    + LABEL_TAIL,
   'iu',
 );
 const DATE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})(?:[ \u00a0]\d{1,2})?$/;
@@ -63,8 +70,14 @@ function withExtension(text: string, c: Candidate): Candidate {
 
 function phoneAt(text: string, start: number, raw: string, options: ScanOptions): Candidate | null {
   const digits = raw.replace(/\D/g, '');
-  if (digits.length < 7 || digits.length > 15 || DATE.test(raw) || DOTTED_QUAD.test(raw) || SSN_SHAPE.test(raw)) return null;
   const end = start + raw.length;
+  if (digits.length >= 6 && digits.length <= 15 && !DOTTED_QUAD.test(raw) && !calendarDate(raw) && labelledBefore(text, start, LABEL)) {
+    // Labelled: any number written as phones are, valid in a numbering plan or not ("Tel.: 40-12-33-87",
+    // "Phone: 555 0142", "(31) 206-517"): a fictitious or foreign number is still someone's number.
+    return { entity: 'PHONE', start, end, score: 0.95, rule: 'phone-labelled' };
+  }
+  if (digits.length < 7 || digits.length > 15 || DATE.test(raw) || DOTTED_QUAD.test(raw) || SSN_SHAPE.test(raw)) return null;
+  if (NANP_INTERNATIONAL.test(raw)) return { entity: 'PHONE', start, end, score: 0.95, rule: 'phone-nanp-format' };
   const bare = /^\d+$/.test(raw);
   const scores = bare ? { base: 0.4, positive: 0.95, negative: 0.3 } : { base: 0.85, positive: 0.95, negative: 0.4 };
   const score = contextScore(text, start, end, POSITIVE, scores, NEGATIVE);
@@ -73,6 +86,20 @@ function phoneAt(text: string, start: number, raw: string, options: ScanOptions)
   const international = raw.startsWith('+') || raw.startsWith('(+') || digits.startsWith('00');
   const rule = international ? internationalRule(raw, digits, options) : nationalRule(raw, digits, options, score === scores.positive);
   return rule === null ? null : { entity: 'PHONE', start, end, score, rule };
+}
+
+// +1 (415) 555-2671 and 001-415-555-2671: nothing but a NANP number is written so, so the format
+// alone says phone, whether or not the area code and exchange are assigned.
+const NANP_INTERNATIONAL = /^(?:\+|00)1[ .\u00a0-]?(?:\(\d{3}\)[ .\u00a0-]?|\d{3}[ .\u00a0-])\d{3}[ .\u00a0-]\d{4}$/;
+
+/** A date a calendar has (12.03.2024, 2024-03-12), as opposed to a number that only looks like one (40-12-33). */
+function calendarDate(raw: string): boolean {
+  const m = /^(\d{1,4})[-./](\d{1,2})[-./](\d{2}|\d{4})$/.exec(raw);
+  if (m === null) return false;
+  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (m[1]!.length === 4) return b >= 1 && b <= 12 && c >= 1 && c <= 31;
+  if (m[1]!.length > 2) return false;
+  return a >= 1 && b >= 1 && ((a <= 31 && b <= 12) || (a <= 12 && b <= 31));
 }
 
 function internationalRule(raw: string, digits: string, options: ScanOptions): string | null {

@@ -209,3 +209,24 @@ export function uniformSeps(seps: readonly string[], allowed: string): boolean {
 export function sameLengths(lengths: readonly number[], shape: readonly number[]): boolean {
   return lengths.length === shape.length && lengths.every((n, i) => n === shape[i]);
 }
+
+/**
+ * Does a label of `labels` stand right before [start, ...)? The label may be followed by a word for
+ * "number" (EN, DE, FR, ES, IT, NL, PL), a short note in brackets ("(privat)", "(mobile)") and a
+ * colon, dash or equals sign, nothing else: "Tel.: 40-12-33-87", "Telefonnummer (privat): ...",
+ * "numéro de téléphone : ...". A label further away, or with other words between, is only context.
+ */
+export function labelledBefore(text: string, start: number, labels: RegExp): boolean {
+  return labels.test(text.slice(Math.max(0, start - LABEL_REACH), start));
+}
+
+const LABEL_REACH = 64;
+
+/** The end of a label regex: what may stand between a label and its number (see labelledBefore). */
+export const LABEL_TAIL = String.raw`(?:[-\s]?(?:number|nummer|numer|num[eé]ro|n[uú]mero|no|nr|n[°º]|#))?\.?(?:\s+(?:is|ist|est|es|è|jest))?(?:\s*\/\s*\p{L}{2,12}\.?)?(?:\s*\([^()\n\d]{1,20}\))?\s*[:：=#–-]?\s*$`;
+
+/** A word of NEGATIVE_CONTEXT standing as the number's label ("Ticket 5612-1948-2198", "Bestellnummer: ..."). */
+export const NEGATIVE_LABEL = new RegExp(
+  String.raw`(?:^|[^\p{L}\p{N}])` + NEGATIVE_CONTEXT.source.replace(/^\\b/, '') + String.raw`[\p{L}-]*` + LABEL_TAIL,
+  'iu',
+);

@@ -8,6 +8,7 @@ import { DETECTORS } from '../../detectors/index.js';
 import type { Finding } from '../../detectors/types.js';
 import { Redactor } from '../../detectors/redact.js';
 import type { ContentRule } from './effective.js';
+import { crossing, joinsOf } from './sibling-strings.js';
 
 export type ContentEffect = 'BLOCK' | 'REDACT' | 'FLAG';
 
@@ -49,46 +50,83 @@ function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf('.'));
 }
 
+// A key of the shape of a token (long, letters and digits) is written quoted, so that shownPath
+// hides it: it may be a secret ({"ghp_...": 1}), and every path under it would carry it.
+const TOKEN_SHAPED = (key: string): boolean => key.length >= 16 && /\d/.test(key) && /[A-Za-z]/.test(key);
+
 function childPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
-  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+  return IDENTIFIER.test(key) && !TOKEN_SHAPED(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
 /** A member of an object left out of inspection (binary content, protocol metadata). */
 export type Skip = (key: string, parent: Readonly<Record<string, unknown>>) => boolean;
 
-/** A key that is a plain name is no one's words; any other key is text a model reads too. */
+/** A key that is a plain name is no one's words: only the secrets detector reads it ({"AKIA...": 1}). */
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]{0,39}$/;
 /** What the path of a key's own text ends with (its member's path comes before). */
 export const KEY_SUFFIX = ' (key)';
 
+interface Walked {
+  readonly path: string;
+  readonly text: string;
+  /** A key that is a plain name: read by the secrets detector only. */
+  readonly plainKey?: true;
+  /** The container a string value belongs to (its siblings share it); keys have none. */
+  readonly parent?: number;
+}
+
 /**
  * Every string in `value` with its JSON path, depth first in document order, without recursion (a
- * hostile upstream's nesting cannot exhaust the stack); members `skip` names are left out. A key
- * that is not a plain name is a string too (path: its member's, then " (key)"): an instruction can
- * hide in a key of structured content as well as in a value.
+ * hostile upstream's nesting cannot exhaust the stack); members `skip` names are left out. A key is
+ * a string too (path: its member's, then " (key)"): an instruction can hide in a key of structured
+ * content as well as in a value, and a secret in any key.
  */
-export function stringsIn(value: unknown, skip?: Skip): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  const stack: { path: string; value: unknown }[] = [{ path: '$', value }];
+function walk(value: unknown, skip?: Skip): Walked[] {
+  const out: Walked[] = [];
+  const stack: { path: string; value: unknown; parent?: number; plainKey?: true }[] = [{ path: '$', value }];
+  let containers = 0;
   while (stack.length > 0) {
-    const { path, value: v } = stack.pop()!;
+    const { path, value: v, parent, plainKey } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v !== '') out.push({ path, text: v });
+      if (v !== '') out.push({ path, text: v, ...(plainKey ? { plainKey } : {}), ...(parent !== undefined ? { parent } : {}) });
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ path: childPath(path, i), value: v[i] });
+      const id = containers++;
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ path: childPath(path, i), value: v[i], parent: id });
     } else if (typeof v === 'object' && v !== null) {
+      const id = containers++;
       const record = v as Record<string, unknown>;
       const entries = Object.entries(record);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
         if (skip?.(key, record) === true) continue;
-        stack.push({ path: childPath(path, key), value: child });
-        if (!PLAIN_KEY.test(key)) stack.push({ path: childPath(path, key) + KEY_SUFFIX, value: key });
+        stack.push({ path: childPath(path, key), value: child, parent: id });
+        // The key's own path is always quoted, so that a finding's path never shows the key.
+        const keyPath = `${path}[${JSON.stringify(key)}]${KEY_SUFFIX}`;
+        stack.push(
+          PLAIN_KEY.test(key) ? { path: keyPath, value: key, plainKey: true } : { path: childPath(path, key) + KEY_SUFFIX, value: key },
+        );
       }
     }
   }
   return out;
+}
+
+/** Every string value and every key that is not a plain name, with its JSON path (see walk). */
+export function stringsIn(value: unknown, skip?: Skip): { path: string; text: string }[] {
+  return walk(value, skip).flatMap((w) => (w.plainKey ? [] : [{ path: w.path, text: w.text }]));
+}
+
+/** The string values of each container with two or more, in document order (sibling-strings.ts). */
+function siblings(strings: readonly Walked[]): Array<Array<{ path: string; text: string }>> {
+  const by = new Map<number, Array<{ path: string; text: string }>>();
+  for (const w of strings) {
+    if (w.parent === undefined) continue;
+    const group = by.get(w.parent);
+    if (group === undefined) by.set(w.parent, [w]);
+    else group.push(w);
+  }
+  return [...by.values()].filter((group) => group.length > 1);
 }
 
 /** The classifiers' names in an injection finding's rules: a finding of theirs alone is a model's opinion. */
@@ -113,35 +151,48 @@ export function inspect(value: unknown, rules: readonly ContentRule[], origin: T
   const findings: ContentFinding[] = [];
   const located: Located[] = [];
   if (rules.length === 0) return { ok: true, findings, located };
-  const strings = stringsIn(value, skip);
+  const strings = walk(value, skip);
   for (const rule of rules) {
     if (rule.config === undefined) return { ok: false, errorClass: 'policy_config_invalid', detector: rule.detector, findings };
     const detector = DETECTORS[rule.detector]!;
-    for (const { path, text } of strings) {
+    const run = (text: string): Finding[] | 'detector_error' | 'detector_timeout' => {
       const started = performance.now();
       let found: Finding[];
       try {
         found = detector.detect(text, rule.config, { origin });
       } catch {
-        return { ok: false, errorClass: 'detector_error', detector: rule.detector, findings };
+        return 'detector_error';
       }
-      if (performance.now() - started > budgetMs) return { ok: false, errorClass: 'detector_timeout', detector: rule.detector, findings };
-      for (const span of found) {
-        const wanted = effectOf(rule, span);
-        if (wanted === null) continue;
-        // A key cannot be masked (its value would lose its name): what would be masked is blocked.
-        const effect = wanted === 'REDACT' && path.endsWith(KEY_SUFFIX) ? 'BLOCK' : wanted;
-        const finding: ContentFinding = {
-          detector: span.detector,
-          entity: span.entity,
-          path: shownPath(path), // a key may be anyone's text, a card number or a secret: never kept
-          score: Math.round(span.score * 1000) / 1000,
-          ...(span.rule !== undefined ? { rule: span.rule } : {}),
-          effect,
-        };
-        findings.push(finding);
-        located.push({ finding, span, path });
-      }
+      return performance.now() - started > budgetMs ? 'detector_timeout' : found;
+    };
+    const add = (path: string, span: Finding): void => {
+      const wanted = effectOf(rule, span);
+      if (wanted === null) return;
+      // A key cannot be masked (its value would lose its name): what would be masked is blocked.
+      const effect = wanted === 'REDACT' && path.endsWith(KEY_SUFFIX) ? 'BLOCK' : wanted;
+      const finding: ContentFinding = {
+        detector: span.detector,
+        entity: span.entity,
+        path: shownPath(path), // a key may be anyone's text, a card number or a secret: never kept
+        score: Math.round(span.score * 1000) / 1000,
+        ...(span.rule !== undefined ? { rule: span.rule } : {}),
+        effect,
+      };
+      findings.push(finding);
+      located.push({ finding, span, path });
+    };
+    for (const { path, text, plainKey } of strings) {
+      if (plainKey && rule.detector !== 'secrets') continue;
+      const found = run(text);
+      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
+      for (const span of found) add(path, span);
+    }
+    if (rule.detector !== 'secrets') continue;
+    // A secret split across sibling strings: findings of their join that cross a boundary.
+    for (const join of siblings(strings).flatMap(joinsOf)) {
+      const found = run(join.text);
+      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
+      for (const { path, span } of crossing(join, found)) add(path, { ...span, rule: `${span.rule ?? ''}(split)` });
     }
   }
   return { ok: true, findings, located };

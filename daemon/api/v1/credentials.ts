@@ -1,7 +1,6 @@
 // /api/v1/keys (project API keys and user tokens) and /api/v1/extensions (extension keys).
 import { createExtensionBody, createKeyBody } from '../../../shared/schemas.js';
-import { parseInput } from '../../http/validate.js';
-import type { Route } from '../../http/types.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { createCredential, listCredentials, revokeCredential } from '../../project/keys.js';
 import type { Deps } from '../../deps.js';
 import { GATEWAY_VERSION } from '../../version.js';
@@ -30,13 +29,13 @@ export function credentialRoutes(deps: Deps): Route[] {
         };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/keys',
       auth: 'admin',
       body: createKeyBody,
       async handler(r) {
-        const body = parseInput(createKeyBody, r.body);
+        const { body } = r;
         const kind = body.user_id ? 'user_token' : 'project_key';
         const c = await createCredential(
           deps.sql,
@@ -46,7 +45,7 @@ export function credentialRoutes(deps: Deps): Route[] {
         );
         return { status: 201, body: { id: c.id, name: c.name, role: c.role, user_id: c.user_id, kind: c.kind, key: c.token } };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/keys',
@@ -66,13 +65,13 @@ export function credentialRoutes(deps: Deps): Route[] {
         };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/extensions',
       auth: 'admin',
       body: createExtensionBody,
       async handler(r) {
-        const body = parseInput(createExtensionBody, r.body);
+        const { body } = r;
         const c = await createCredential(
           deps.sql,
           r.principal.projectId,
@@ -81,7 +80,7 @@ export function credentialRoutes(deps: Deps): Route[] {
         );
         return { status: 201, body: { id: c.id, name: c.name, api_key: c.token } };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/extensions',

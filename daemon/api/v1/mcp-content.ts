@@ -3,8 +3,7 @@
 // the built-in defaults beside the project's own policies, so a reader sees what is in force.
 import { CONTENT_DEFAULTS, contentPolicyCreateBody, contentPolicyPatchBody } from '../../../shared/mcp-content-schemas.js';
 import type { Deps } from '../../deps.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { createContentPolicy, deleteContentPolicy, listContentPolicies, updateContentPolicy } from '../../mcp/content/content-policies.js';
 import { actorOf } from '../actor.js';
 
@@ -20,26 +19,26 @@ export function mcpContentRoutes(deps: Deps): Route[] {
         return { status: 200, body: { defaults: CONTENT_DEFAULTS, policies: await listContentPolicies(deps.sql, r.principal.projectId) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: ROUTE,
       auth: 'admin',
       body: contentPolicyCreateBody,
       async handler(r) {
-        const body = parseInput(contentPolicyCreateBody, r.body);
+        const { body } = r;
         return { status: 201, body: await createContentPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PATCH',
       path: `${ROUTE}/:id`,
       auth: 'admin',
       body: contentPolicyPatchBody,
       async handler(r) {
-        const body = parseInput(contentPolicyPatchBody, r.body);
+        const { body } = r;
         return { status: 200, body: await updateContentPolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: `${ROUTE}/:id`,

@@ -4,11 +4,10 @@
 import { GatewayError } from '../../../shared/errors.js';
 import { approvalDecideBody } from '../../../shared/verify-policy-schemas.js';
 import { decideApproval, getApproval, listOpenOfKind } from '../../approvals/store.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { proxyOther, proxyPost } from '../../mcp/proxy/handler.js';
 import { OutcomeRecorder } from '../../mcp/proxy/outcomes.js';
-import { mcpEmergencyStop, parseStopBody } from '../../mcp/servers/emergency-stop.js';
+import { mcpEmergencyStop, stopBody } from '../../mcp/servers/emergency-stop.js';
 import type { ProxyDeps } from '../../mcp/proxy/tool-call.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
@@ -56,13 +55,13 @@ export function createMcpProxy(deps: Deps): McpProxy {
         return { status: 200, body: { approvals: await listOpenOfKind(deps.sql, r.principal.projectId, 'mcp') } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/approvals/:id/decide',
       auth: 'admin',
       body: approvalDecideBody,
       async handler(r) {
-        const body = parseInput(approvalDecideBody, r.body);
+        const { body } = r;
         const approval = await getApproval(deps.sql, r.principal.projectId, r.params.id!);
         if (approval.kind !== 'mcp') throw new GatewayError('not_found', 'No MCP approval request with this id.');
         return {
@@ -70,16 +69,16 @@ export function createMcpProxy(deps: Deps): McpProxy {
           body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/emergency-stop',
       auth: 'admin',
+      body: stopBody,
       async handler(r) {
-        const body = parseStopBody(r.body);
-        return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, body, actorOf(r)) };
+        return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, r.body, actorOf(r)) };
       },
-    },
+    }),
   ];
   return { routes, outcomes };
 }

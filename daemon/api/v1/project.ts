@@ -1,8 +1,7 @@
 // /api/v1/project (settings) and /api/v1/project/emergency-stop (set, read, lift).
 import { z } from 'zod';
 import { projectPatchBody, stopBody } from '../../../shared/schemas.js';
-import { parseInput } from '../../http/validate.js';
-import type { Route } from '../../http/types.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { activateStop, getStop, liftStop } from '../../project/emergency-stop.js';
 import { getProject, updateProject } from '../../project/settings.js';
 import type { Deps } from '../../deps.js';
@@ -21,17 +20,17 @@ export function projectRoutes(deps: Deps): Route[] {
         return { status: 200, body: await getProject(deps.sql, r.principal.projectId) };
       },
     },
-    {
+    defineRoute({
       method: 'PATCH',
       path: '/api/v1/project',
       auth: 'admin',
       operatorRecovery: true,
       body: projectPatchBody,
       async handler(r) {
-        const patch = parseInput(projectPatchBody, r.body);
+        const { body: patch } = r;
         return { status: 200, body: await updateProject(deps.sql, r.principal.projectId, patch, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/project/emergency-stop',
@@ -41,7 +40,7 @@ export function projectRoutes(deps: Deps): Route[] {
         return { status: 200, body: await getStop(deps.sql, r.principal.projectId) };
       },
     },
-    {
+    defineRoute({
       // Allowed during the stop so that a second set answers 409 already_active rather than 403.
       method: 'POST',
       path: '/api/v1/project/emergency-stop',
@@ -50,11 +49,10 @@ export function projectRoutes(deps: Deps): Route[] {
       operatorRecovery: true,
       body: optionalStopBody,
       async handler(r) {
-        const body = parseInput(optionalStopBody, r.body);
-        return { status: 200, body: await activateStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };
+        return { status: 200, body: await activateStop(deps.sql, r.principal.projectId, r.body.reason ?? null, actorOf(r)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/api/v1/project/emergency-stop/lift',
       auth: 'admin',
@@ -62,9 +60,8 @@ export function projectRoutes(deps: Deps): Route[] {
       operatorRecovery: true,
       body: optionalStopBody,
       async handler(r) {
-        const body = parseInput(optionalStopBody, r.body);
-        return { status: 200, body: await liftStop(deps.sql, r.principal.projectId, body.reason ?? null, actorOf(r)) };
+        return { status: 200, body: await liftStop(deps.sql, r.principal.projectId, r.body.reason ?? null, actorOf(r)) };
       },
-    },
+    }),
   ];
 }

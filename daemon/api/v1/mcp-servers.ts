@@ -3,8 +3,7 @@
 import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
 import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
 import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/tool-rules.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { scanMcpServer } from '../../mcp/scan/scan-server.js';
 import {
   deleteServer,
@@ -18,6 +17,7 @@ import {
 } from '../../mcp/servers/registry.js';
 import { listTools } from '../../mcp/servers/tools.js';
 import { withProxyUrl } from '../../mcp/servers/proxy-url.js';
+import { addressWarning } from '../../mcp/servers/address-warning.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
@@ -33,16 +33,18 @@ export function mcpServerRoutes(deps: Deps): Route[] {
         return { status: 200, body: { servers: (await listServers(deps.sql, r.principal.projectId)).map(record) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers',
       auth: 'editor',
       body: serverRegisterBody,
       async handler(r) {
-        const body = parseInput(serverRegisterBody, r.body);
-        return { status: 201, body: record(await registerServer(deps.sql, r.principal.projectId, body, actorOf(r))) };
+        const registered = record(await registerServer(deps.sql, r.principal.projectId, r.body, actorOf(r)));
+        // A warning, not a refusal: the allow-list may change before the scan, which checks again.
+        const warning = await addressWarning(registered.server_url, deps.config.upstreamAllow);
+        return { status: 201, body: warning ? { ...registered, warnings: [warning] } : registered };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id',
@@ -51,19 +53,19 @@ export function mcpServerRoutes(deps: Deps): Route[] {
         return { status: 200, body: record(presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!))) };
       },
     },
-    {
+    defineRoute({
       method: 'PATCH',
       path: '/api/v1/mcp/servers/:id',
       auth: 'editor',
       body: serverPatchBody,
       async handler(r) {
-        const body = parseInput(serverPatchBody, r.body);
+        const { body } = r;
         return {
           status: 200,
           body: record(await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r))),
         };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: '/api/v1/mcp/servers/:id',
@@ -127,13 +129,13 @@ export function mcpServerRoutes(deps: Deps): Route[] {
         return { status: 200, body: await releaseTools(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict',
       auth: 'admin',
       body: verdictBody,
       async handler(r) {
-        const body = parseInput(verdictBody, r.body);
+        const { body } = r;
         return {
           status: 200,
           body: await setVerdict(
@@ -147,7 +149,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
           ),
         };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/mcp/policies',
@@ -156,16 +158,16 @@ export function mcpServerRoutes(deps: Deps): Route[] {
         return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/policies',
       auth: 'editor',
       body: mcpPolicyCreateBody,
       async handler(r) {
-        const body = parseInput(mcpPolicyCreateBody, r.body);
+        const { body } = r;
         return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: '/api/v1/mcp/policies/:id',

@@ -38,6 +38,10 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 export interface Route<B extends ZodType | undefined = ZodType | undefined, Q extends ZodType | undefined = ZodType | undefined> {
   readonly method: Method;
   readonly path: string;
+  /** One line for the OpenAPI document's operation summary (and for a reader of this table). */
+  readonly summary: string;
+  /** More than the summary, when there is more to say; the document adds the role and the flags below. */
+  readonly description?: string;
   /** Minimum role, or 'extension' for routes only an extension key may call, or 'public'. */
   readonly auth: Role | 'extension' | 'public';
   /** A write that user tokens may still make while the project emergency stop is active. */

@@ -90,7 +90,13 @@ t.test('a NUL in a query value is 400 validation_error; a query string on a rout
     'DELETE with a NUL in a query name',
   );
   t.same(await rowCounts(gw.db), before, 'nothing written');
-  errorObject(t, await gw.api('DELETE', `/api/v1/mcp/policies/${policy.body.id}?b=%ff`), 400, 'validation_error', 'bytes that are not UTF-8');
+  errorObject(
+    t,
+    await gw.api('DELETE', `/api/v1/mcp/policies/${policy.body.id}?b=%ff`),
+    400,
+    'validation_error',
+    'bytes that are not UTF-8',
+  );
   const ignored = await gw.api('DELETE', `/api/v1/mcp/policies/${policy.body.id}?a=1&b=%c3%a9&c`);
   t.equal(ignored.status, 200, 'other query strings on DELETE /mcp/policies/{id} are ignored');
   t.notOk(

@@ -17,6 +17,7 @@ export function agentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: `/api/v1/agents/:id/${operation}`,
+      summary: `${operation[0]!.toUpperCase()}${operation.slice(1)} an agent: one step of its lifecycle`,
       auth: 'admin',
       body: transitionBody,
       async handler(r) {
@@ -31,6 +32,7 @@ export function agentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/agents',
+      summary: 'Register an agent',
       auth: 'editor',
       body: agentRegisterBody,
       async handler(r) {
@@ -41,6 +43,7 @@ export function agentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/agents',
+      summary: 'List agents',
       auth: 'viewer',
       query: agentListQuery,
       async handler(r) {
@@ -51,6 +54,7 @@ export function agentRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/agents/:id',
+      summary: 'Read one agent',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getAgent(deps.sql, r.principal.projectId, r.params.id!) };
@@ -59,6 +63,7 @@ export function agentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PATCH',
       path: '/api/v1/agents/:id',
+      summary: 'Update an agent',
       auth: 'editor',
       body: agentPatchBody,
       async handler(r) {

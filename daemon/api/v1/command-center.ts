@@ -9,6 +9,7 @@ export function commandCenterRoutes(deps: Pick<Deps, 'sql' | 'log'>): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/command-center',
+      summary: 'Command center: KPIs and counters for a window',
       auth: 'viewer',
       query: commandCenterQuery,
       async handler(r) {

@@ -12,6 +12,7 @@ export function credentialRoutes(deps: Deps): Route[] {
       // Who am I: lets gatewayctl login and whoami report the role and identity behind a token.
       method: 'GET',
       path: '/api/v1/me',
+      summary: 'Who is calling: credential, role, project, versions',
       auth: 'viewer',
       async handler(r) {
         const p = r.principal;
@@ -32,6 +33,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/keys',
+      summary: 'Create a project key or user token',
       auth: 'admin',
       body: createKeyBody,
       async handler(r) {
@@ -49,6 +51,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/keys',
+      summary: 'List project keys and user tokens',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: { keys: await listCredentials(deps.sql, r.principal.projectId, ['project_key', 'user_token']) } };
@@ -57,6 +60,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/keys/:id',
+      summary: 'Revoke a key or user token',
       auth: 'admin',
       async handler(r) {
         return {
@@ -68,6 +72,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/extensions',
+      summary: 'Create an extension key',
       auth: 'admin',
       body: createExtensionBody,
       async handler(r) {
@@ -84,6 +89,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/extensions',
+      summary: 'List extension keys',
       auth: 'admin',
       async handler(r) {
         const rows = await listCredentials(deps.sql, r.principal.projectId, ['extension']);
@@ -93,6 +99,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/extensions/:id',
+      summary: 'Revoke an extension key',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await revokeCredential(deps.sql, r.principal.projectId, r.params.id!, ['extension'], actorOf(r)) };

@@ -23,6 +23,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/ledger/verify-chain',
+      summary: 'Check the hash chain of a ledger stream',
       auth: 'admin',
       query: chainQuery,
       async handler(r) {
@@ -33,6 +34,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/verify-proof',
+      summary: 'Check a trace against the signed checkpoint (Merkle proof)',
       auth: 'viewer',
       body: verifyProofBody,
       async handler(r) {
@@ -45,6 +47,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/ledger/checkpoint',
+      summary: 'The latest signed checkpoint',
       auth: 'viewer',
       async handler(r) {
         const cp = await latestCheckpoint(deps.sql, r.principal.projectId);
@@ -65,6 +68,7 @@ export function ledgerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/admin-log',
+      summary: 'The admin log: who changed what',
       auth: 'admin',
       query: adminLogQuery,
       async handler(r) {

@@ -14,6 +14,7 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
     {
       method: 'GET',
       path: '/api/v1/mcp/templates',
+      summary: 'List MCP connector templates',
       auth: 'viewer',
       async handler() {
         return { status: 200, body: { templates: TEMPLATES } };
@@ -22,6 +23,7 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers/from-template',
+      summary: 'Register an MCP server from a template',
       auth: 'editor',
       body: fromTemplateBody,
       async handler(r) {
@@ -38,6 +40,7 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
     defineRoute({
       method: 'GET',
       path: '/api/v1/mcp/registry',
+      summary: 'Search the bundled MCP registry catalog',
       auth: 'viewer',
       query: registryQuery,
       async handler(r) {

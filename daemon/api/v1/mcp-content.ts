@@ -14,6 +14,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: ROUTE,
+      summary: 'List content policies and their defaults',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { defaults: CONTENT_DEFAULTS, policies: await listContentPolicies(deps.sql, r.principal.projectId) } };
@@ -22,6 +23,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: ROUTE,
+      summary: 'Create a content policy',
       auth: 'admin',
       body: contentPolicyCreateBody,
       async handler(r) {
@@ -32,6 +34,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PATCH',
       path: `${ROUTE}/:id`,
+      summary: 'Change a content policy',
       auth: 'admin',
       body: contentPolicyPatchBody,
       async handler(r) {
@@ -42,6 +45,7 @@ export function mcpContentRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: `${ROUTE}/:id`,
+      summary: 'Remove a content policy',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteContentPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };

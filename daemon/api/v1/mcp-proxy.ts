@@ -25,6 +25,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'POST',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: send a JSON-RPC message to a server through the gateway',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -34,6 +35,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'GET',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: the server-to-client event stream',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -42,6 +44,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'DELETE',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: end a session',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -50,6 +53,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'GET',
       path: '/api/v1/mcp/approvals',
+      summary: 'List open MCP approval requests',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { approvals: await listOpenOfKind(deps.sql, r.principal.projectId, 'mcp') } };
@@ -58,6 +62,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/approvals/:id/decide',
+      summary: 'Approve or deny an MCP approval request',
       auth: 'admin',
       body: approvalDecideBody,
       async handler(r) {
@@ -73,6 +78,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/emergency-stop',
+      summary: 'Targeted MCP stop of one server or agent',
       auth: 'admin',
       body: stopBody,
       async handler(r) {

@@ -28,6 +28,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/servers',
+      summary: 'List MCP servers',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { servers: (await listServers(deps.sql, r.principal.projectId)).map(record) } };
@@ -36,6 +37,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers',
+      summary: 'Register an MCP server',
       auth: 'editor',
       body: serverRegisterBody,
       async handler(r) {
@@ -48,6 +50,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Read one MCP server',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: record(presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!))) };
@@ -56,6 +59,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PATCH',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Update an MCP server (name, description, sign-in)',
       auth: 'editor',
       body: serverPatchBody,
       async handler(r) {
@@ -69,6 +73,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Delete an MCP server and its tools',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -77,6 +82,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/pause',
+      summary: 'Pause an ACTIVE MCP server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: record(await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r))) };
@@ -85,6 +91,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/reject',
+      summary: 'Reject a pending MCP server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await rejectServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -93,6 +100,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/scan',
+      summary: 'Scan an MCP server: its tools, classification and poisoning checks',
       auth: 'editor',
       async handler(r) {
         const reply = await scanMcpServer(
@@ -114,6 +122,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/activate',
+      summary: 'Approve a server with its tools, or resume a paused one',
       auth: 'admin',
       async handler(r) {
         const reply = await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r));
@@ -124,6 +133,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/release',
+      summary: 'Admit new or changed tools of an ACTIVE server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await releaseTools(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
@@ -132,6 +142,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict',
+      summary: 'Set the server-wide rule of one tool',
       auth: 'admin',
       body: verdictBody,
       async handler(r) {
@@ -153,6 +164,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/policies',
+      summary: 'List MCP rules',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
@@ -161,6 +173,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/policies',
+      summary: 'Add an MCP rule for a tool, an agent or both',
       auth: 'editor',
       body: mcpPolicyCreateBody,
       async handler(r) {
@@ -171,6 +184,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/mcp/policies/:id',
+      summary: 'Remove an MCP rule',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteMcpPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -179,6 +193,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id/tools',
+      summary: 'List the tools of an MCP server',
       auth: 'viewer',
       async handler(r) {
         const server = await getServerRow(deps.sql, r.principal.projectId, r.params.id!);

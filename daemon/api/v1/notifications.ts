@@ -18,6 +18,7 @@ export function notificationRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/notifications/subscriptions',
+      summary: 'Subscribe a webhook to events',
       auth: 'admin',
       body: createSubscriptionBody,
       async handler(r) {
@@ -28,6 +29,7 @@ export function notificationRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/notifications/subscriptions',
+      summary: 'List webhook subscriptions',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: { subscriptions: await listSubscriptions(deps.sql, r.principal.projectId) } };
@@ -36,6 +38,7 @@ export function notificationRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/notifications/subscriptions/:id',
+      summary: 'Remove a webhook subscription',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await removeSubscription(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -44,6 +47,7 @@ export function notificationRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/notifications/subscriptions/:id/test',
+      summary: 'Send a signed test event to a subscription',
       auth: 'admin',
       async handler(r) {
         return { status: 202, body: await sendTestEvent(deps.sql, r.principal.projectId, r.params.id!) };
@@ -52,6 +56,7 @@ export function notificationRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/notifications/deliveries',
+      summary: 'The notification delivery log',
       auth: 'admin',
       query: deliveriesQuery,
       async handler(r) {

@@ -14,6 +14,7 @@ export function projectRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/project',
+      summary: 'Project settings',
       auth: 'viewer',
       operatorRecovery: true,
       async handler(r) {
@@ -23,6 +24,7 @@ export function projectRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PATCH',
       path: '/api/v1/project',
+      summary: 'Change project settings',
       auth: 'admin',
       operatorRecovery: true,
       body: projectPatchBody,
@@ -34,6 +36,7 @@ export function projectRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/project/emergency-stop',
+      summary: 'Project emergency stop status',
       auth: 'viewer',
       operatorRecovery: true,
       async handler(r) {
@@ -44,6 +47,7 @@ export function projectRoutes(deps: Deps): Route[] {
       // Allowed during the stop so that a second set answers 409 already_active rather than 403.
       method: 'POST',
       path: '/api/v1/project/emergency-stop',
+      summary: 'Activate the project emergency stop',
       auth: 'admin',
       allowedDuringStop: true,
       operatorRecovery: true,
@@ -55,6 +59,7 @@ export function projectRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/project/emergency-stop/lift',
+      summary: 'Lift the project emergency stop',
       auth: 'admin',
       allowedDuringStop: true,
       operatorRecovery: true,

@@ -15,6 +15,7 @@ export function traceRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/export',
+      summary: 'Export traces as CSV or JSON lines',
       auth: 'viewer',
       query: exportQuery,
       async handler(r) {
@@ -25,6 +26,7 @@ export function traceRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/traces',
+      summary: 'List traces',
       auth: 'viewer',
       query: traceListQuery,
       async handler(r) {
@@ -35,6 +37,7 @@ export function traceRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/traces/:trace_id/reveal',
+      summary: 'Reveal the raw original of a trace (audit level full)',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await revealTrace(deps.sql, deps.secretBox, r.principal.projectId, r.params.trace_id!, actorOf(r)) };
@@ -43,6 +46,7 @@ export function traceRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/traces/:trace_id/action',
+      summary: 'A reviewer action on a trace',
       auth: 'viewer',
       allowedDuringStop: true,
       body: traceActionBody,

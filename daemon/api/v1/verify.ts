@@ -27,6 +27,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/verify',
+      summary: 'Verify a prompt: policies and detectors decide, a trace records it',
       auth: 'viewer',
       localized: true,
       governance: true,
@@ -41,6 +42,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/verify/policies',
+      summary: 'List prompt policies',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listPolicies(deps.sql, r.principal.projectId) } };
@@ -49,6 +51,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/verify/policies',
+      summary: 'Create a prompt policy',
       auth: 'admin',
       body: policyCreateBody,
       async handler(r) {
@@ -59,6 +62,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Read one prompt policy',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getPolicy(deps.sql, r.principal.projectId, r.params.id!) };
@@ -67,6 +71,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PATCH',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Change a prompt policy',
       auth: 'admin',
       body: policyPatchBody,
       async handler(r) {
@@ -77,6 +82,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Remove a prompt policy',
       auth: 'admin',
       async handler(r) {
         const deleted = await deletePolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r));
@@ -86,6 +92,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/verify/field-roles/:tool',
+      summary: 'The field roles of a tool (structured input)',
       auth: 'viewer',
       async handler(r) {
         const rows = await deps.sql<{ field: string; role: string }[]>`
@@ -97,6 +104,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'PUT',
       path: '/api/v1/verify/field-roles/:tool',
+      summary: 'Set the field roles of a tool',
       auth: 'admin',
       body: fieldRolesBody,
       async handler(r) {
@@ -128,6 +136,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/approvals',
+      summary: 'List open approval requests',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { approvals: await listOpenViews(deps.sql, r.principal.projectId) } };
@@ -136,6 +145,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/approvals/:id',
+      summary: 'Read one approval request',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getApprovalView(deps.sql, r.principal.projectId, r.params.id!) };
@@ -144,6 +154,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/v1/approvals/status',
+      summary: 'The approval of a held verify call, by its trace',
       auth: 'viewer',
       query: approvalStatusQuery,
       async handler(r) {
@@ -166,6 +177,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/approvals/:id/decide',
+      summary: 'Approve or deny an approval request',
       auth: 'admin',
       body: approvalDecideBody,
       async handler(r) {

@@ -9,6 +9,7 @@ export function webhookRoutes(deps: IngestDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/v1/webhooks/ingest',
+      summary: 'Ingest an extension event as a trace',
       auth: 'extension',
       writesOnlyTraces: true,
       body: webhookEnvelope,

@@ -4,6 +4,7 @@ import { Args, Flags } from '@oclif/core';
 import { transitionBody } from '../shared/agent-schemas.js';
 import { checkBody } from './agent-flags.js';
 import { GatewayCommand } from './base-command.js';
+import { resolveAgent } from './name-or-id.js';
 import type { Agent } from './commands/agents/get.js';
 
 export type AgentOperation = 'approve' | 'reject' | 'pause' | 'resume' | 'suspend' | 'reactivate' | 'revoke';
@@ -20,7 +21,7 @@ const DONE: Record<AgentOperation, string> = {
 
 export abstract class AgentTransitionCommand extends GatewayCommand {
   static override args = {
-    id: Args.string({ description: 'ID of the agent (see agents list).', required: true }),
+    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
   };
 
   static override flags = {
@@ -32,8 +33,9 @@ export abstract class AgentTransitionCommand extends GatewayCommand {
   async run(): Promise<Agent> {
     const { args, flags } = await this.parse(AgentTransitionCommand);
     const body = checkBody(transitionBody, flags.reason === undefined ? {} : { reason: flags.reason });
-    const route = `/api/v1/agents/${encodeURIComponent(args.id)}/${this.operation}`;
-    const agent = await (await this.api()).request<Agent>('POST', route, body);
+    const api = await this.api();
+    const { id } = await resolveAgent(api, args.id, this.config.bin, 'ID');
+    const agent = await api.request<Agent>('POST', `/api/v1/agents/${encodeURIComponent(id)}/${this.operation}`, body);
     this.log(`${DONE[this.operation]} agent ${agent.id} "${agent.name}": now ${agent.status}.`);
     return agent;
   }

@@ -58,7 +58,10 @@ export interface KeyResult {
   readonly effect: InboxEffect;
 }
 
-export function initialInbox(status = 'Loading the open approval requests…'): InboxState {
+/** What the status line says until the first list arrives. */
+export const LOADING = 'Loading the open approval requests…';
+
+export function initialInbox(status = LOADING): InboxState {
   return { approvals: [], selectedId: null, detail: null, prompt: null, busy: false, status, refreshedAt: null };
 }
 
@@ -76,7 +79,9 @@ export function withApprovals(state: InboxState, approvals: readonly Approval[],
     selectedId = approvals[Math.min(was, approvals.length - 1)]?.id ?? null;
   }
   const detail = state.detail?.id === selectedId ? state.detail : null;
-  return { ...state, approvals, selectedId, detail, refreshedAt: at };
+  // The first list ends the loading; any other status (an outcome, a refusal) stays until replaced.
+  const status = state.status === LOADING ? '' : state.status;
+  return { ...state, approvals, selectedId, detail, status, refreshedAt: at };
 }
 
 /** The detail of `detail.id`, kept only while that request is still the selected one. */

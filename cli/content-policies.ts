@@ -26,7 +26,7 @@ export const scopeFlags = {
     required: true,
   }),
   detector: Flags.string({ summary: 'The detector: secrets, pii or injection.', options: [...CONTENT_DETECTORS], required: true }),
-  server: Flags.string({ summary: 'Only for this MCP server (its ID); without it, the whole project.' }),
+  server: Flags.string({ summary: 'Only for this MCP server (by id or name); without it, the whole project.' }),
   tool: Flags.string({ summary: 'Only for this tool of --server (by name).', dependsOn: ['server'] }),
 };
 

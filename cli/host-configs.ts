@@ -29,9 +29,12 @@ export interface HttpTarget {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** What a stdio host starts: `gatewayctl bridge SERVER`, the key read from a file (never argv). */
+/** What a stdio host starts: `<node> <gatewayctl script> bridge SERVER`, the key read from a file (never argv). */
 export interface BridgeTarget {
+  /** The executable, by absolute path (node). */
   readonly command: string;
+  /** gatewayctl's script, by absolute path, run by `command`. */
+  readonly cliScript: string;
   readonly server: string;
   readonly gatewayUrl: string;
   readonly tokenFile: string;
@@ -65,7 +68,7 @@ export function claudeCodeEntry(t: HttpTarget): Record<string, unknown> {
 export function claudeDesktopEntry(b: BridgeTarget): Record<string, unknown> {
   return {
     command: b.command,
-    args: ['bridge', b.server],
+    args: [b.cliScript, 'bridge', b.server],
     env: {
       GATEWAY_URL: b.gatewayUrl,
       GATEWAY_TOKEN_FILE: b.tokenFile,

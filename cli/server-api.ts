@@ -16,6 +16,8 @@ export interface McpServer {
   scan_reason: string | null;
   tool_count: number;
   tools_unreleased: number;
+  /** Registration only: what the daemon foresees going wrong (an address outside GATEWAY_UPSTREAM_ALLOW). */
+  warnings?: { code: string; message: string }[];
   [field: string]: unknown;
 }
 
@@ -37,7 +39,7 @@ export interface McpTool {
 export type { ScanReply };
 
 export const serverIdArg = {
-  id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),
+  id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
 };
 
 export function serverRoute(id: string, action?: string): string {

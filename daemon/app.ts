@@ -19,6 +19,7 @@ import { connect, type Sql } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createServer, type GatewayServer } from './http/server.js';
+import { originOf } from './http/origin.js';
 import { runCheckpoints, type StoredCheckpoint } from './ledger/checkpoints.js';
 import { DeadLetterQueue } from './ledger/dlq.js';
 import { TraceWriter } from './ledger/trace-writer.js';
@@ -113,6 +114,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const stateCache = await startStateCache(sql, config.databaseUrl ?? embedded!.url, { registry: metrics.registry, log, instanceId });
   let listeningAt = ''; // set once listening: the default public URL needs the port actually bound
   const publicUrl = () => config.publicUrl ?? listeningAt;
+  // The browser origin of that URL (http/origin.ts), known once listening when it is the listen address.
+  let ownOrigin = config.publicUrl === null ? null : originOf(config.publicUrl);
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const mcpProxy = createMcpProxy(deps);
   const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
@@ -123,6 +126,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
     metrics,
     bodyLimitBytes: config.bodyLimitBytes,
     allowedOrigins: config.allowedOrigins,
+    ownOrigin: () => ownOrigin,
     degradedSubsystems: () => [...writer.degradedSubsystems(), ...availability.degradedSubsystems()],
   });
   await new Promise<void>((resolve, reject) => {
@@ -133,6 +137,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   listeningAt = defaultPublicUrl(config.listen.host, address.port);
+  ownOrigin ??= originOf(listeningAt);
   const sweeper = setInterval(() => {
     sweepRateWindows(sql).catch(() => undefined);
   }, 60_000).unref();

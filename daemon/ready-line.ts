@@ -1,8 +1,12 @@
 // The one line gatewayd prints for a person when it runs in a terminal and is ready: where it
 // listens, which database it uses (never its password), where the admin token is and what to do
-// next. The JSON logs carry the same facts for machines; this is for whoever just typed `npm start`.
+// next. The JSON logs carry the same facts for machines; this is for whoever just typed `npm start`
+// in a checkout, where gatewayctl runs as `npx gatewayctl` (README's first steps say the same).
 import fs from 'node:fs';
 import path from 'node:path';
+
+/** How the next step runs gatewayctl: as README's first steps do, from the checkout. */
+export const GATEWAYCTL = 'npx gatewayctl';
 
 export interface ReadyFacts {
   readonly url: string;
@@ -25,7 +29,7 @@ export function databaseLabel(databaseUrl: string | undefined, dataDir: string):
 export function readyLine(f: ReadyFacts, tokenFileExists: (file: string) => boolean = fs.existsSync): string {
   const tokenFile = path.join(f.dataDir, 'admin.token');
   const token = tokenFileExists(tokenFile)
-    ? `admin token in ${tokenFile}; next: gatewayctl login --url ${f.url} --token - < ${tokenFile}`
-    : `no admin token file in ${f.dataDir} (created on the first start only); next: gatewayctl login --url ${f.url} --token -`;
+    ? `admin token in ${tokenFile}; next: ${GATEWAYCTL} login --url ${f.url} --token - < ${tokenFile}`
+    : `no admin token file in ${f.dataDir} (created on the first start only); next: ${GATEWAYCTL} login --url ${f.url} --token -`;
   return `gatewayd ready: listening on ${f.url}, database: ${databaseLabel(f.databaseUrl, f.dataDir)}, ${token}`;
 }

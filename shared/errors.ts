@@ -16,6 +16,7 @@ export const ERRORS = {
   not_found: { status: 404, message: 'No such resource.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
+  expectation_failed: { status: 417, message: 'The only expectation the gateway meets is "Expect: 100-continue".' },
   payload_too_large: { status: 413, message: 'The request body is larger than the configured limit.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
   headers_too_large: { status: 431, message: 'The request line or headers are larger than the server accepts.' },
@@ -25,6 +26,10 @@ export const ERRORS = {
   },
   rate_limited: { status: 429, message: 'The project rate limit is exceeded; retry after the time in Retry-After.' },
   internal_error: { status: 500, message: 'An unexpected error occurred; quote the request id when reporting it.' },
+  upstream_refused: {
+    status: 400,
+    message: 'The upstream MCP server refused the request and said why in no JSON; its HTTP status is passed on.',
+  },
   service_unavailable: { status: 503, message: 'A subsystem the gateway needs is unavailable; retry with backoff.' },
   database_unavailable: {
     status: 503,

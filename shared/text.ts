@@ -29,3 +29,27 @@ export function holdsUnstorableText(value: unknown, { allowNul = false } = {}): 
   }
   return false;
 }
+
+/** The most characters of any input an error message quotes. */
+export const QUOTE_MAX_CHARS = 64;
+
+// Characters that would reorder or hide text where a message is shown: C1 controls, line and
+// paragraph separators, bidirectional overrides and isolates, zero-width marks.
+const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * Input as an error message quotes it: at most QUOTE_MAX_CHARS characters (`…` after the quote
+ * when cut), escaped as a JSON string, with every control, invisible or bidirectional character
+ * (and any lone surrogate) as a \u escape. The one way a message quotes what a client sent, so an
+ * answer never grows with the request and never carries text that hides or reorders itself.
+ */
+export function quoted(input: unknown): string {
+  const text = typeof input === 'string' ? input : String(input);
+  const chars = Array.from(text);
+  const cut = chars.length > QUOTE_MAX_CHARS;
+  const shown = JSON.stringify(cut ? chars.slice(0, QUOTE_MAX_CHARS).join('') : text).replace(
+    INVISIBLE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return cut ? `${shown}…` : shown;
+}

@@ -92,6 +92,11 @@ export const fieldRolesBody = z
   })
   .strict();
 
+/** GET /approvals/status: the trace a held verify call answered with. */
+export const approvalStatusQuery = z.object({
+  trace_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a trace id (UUID) is required'),
+});
+
 export const approvalDecideBody = z
   .object({
     approved: z.boolean(),

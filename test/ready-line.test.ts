@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { databaseLabel, readyLine } from '../daemon/ready-line.js';
+import { databaseLabel, GATEWAYCTL, readyLine } from '../daemon/ready-line.js';
 import { freshDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { spawnDaemon } from './helpers/spawn-daemon.js';
@@ -22,7 +22,7 @@ t.test('the line names where it listens, the database without its password, the 
   t.equal(
     line,
     'gatewayd ready: listening on http://127.0.0.1:8080, database: PostgreSQL at db.internal:5433/gateway, admin token in /var/lib/gw/admin.token; '
-      + 'next: gatewayctl login --url http://127.0.0.1:8080 --token - < /var/lib/gw/admin.token',
+      + 'next: npx gatewayctl login --url http://127.0.0.1:8080 --token - < /var/lib/gw/admin.token',
   );
   t.notMatch(line, /s3cret|gw:/, 'never the credentials');
   t.equal(databaseLabel(undefined, '/var/lib/gw'), 'embedded PostgreSQL in /var/lib/gw/pg');
@@ -30,6 +30,17 @@ t.test('the line names where it listens, the database without its password, the 
   t.match(
     readyLine({ url: 'http://h:1', databaseUrl: undefined, dataDir: '/d' }, () => false),
     /no admin token file in \/d/,
+  );
+});
+
+t.test("the next step runs gatewayctl the way README's first steps do", async (t) => {
+  const readme = await fs.readFile(path.join(path.dirname(new URL(import.meta.url).pathname), '../../README.md'), 'utf8');
+  const firstSteps = readme.slice(readme.indexOf('## First steps'));
+  t.match(firstSteps, `\n${GATEWAYCTL} login --url`, 'README logs in with it');
+  t.match(readme.replace(/\s+/g, ' '), `next: ${GATEWAYCTL} login --url`, "README quotes the ready line's next step");
+  t.match(
+    readyLine({ url: 'http://h:1', databaseUrl: undefined, dataDir: '/d' }, () => true),
+    `next: ${GATEWAYCTL} login`,
   );
 });
 
@@ -62,7 +73,7 @@ t.test('in a terminal gatewayd prints the line; through a pipe (a service manage
   t.ok(shown, `the terminal shows the line:\n${screen}`);
   t.match(
     screen.replace(/\n/g, ''),
-    new RegExp(`admin token in ${dir}/admin.token; next: gatewayctl login --url http://127.0.0.1:\\d+ --token -`),
+    new RegExp(`admin token in ${dir}/admin.token; next: npx gatewayctl login --url http://127.0.0.1:\\d+ --token -`),
   );
   t.notMatch(screen, /"level"/, 'stdout (the JSON logs) went elsewhere: the line is on stderr');
 });

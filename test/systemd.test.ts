@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import t from 'tap';
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -34,4 +35,41 @@ t.test('the unit runs gatewayd directly, unprivileged, hardened, with its state 
     t.equal(unit.get(key!)?.[0], value, key);
   }
   t.equal(unit.get('CapabilityBoundingSet')?.[0], '', 'no capabilities');
+});
+
+/** The overall exposure systemd-analyze gives the unit, or null where systemd-analyze is missing. */
+function exposure(file: string): number | null {
+  let out: string;
+  try {
+    out = execFileSync('systemd-analyze', ['security', '--offline=true', '--no-pager', file], { encoding: 'utf8' });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stdout?: string };
+    if (e.code === 'ENOENT') return null;
+    out = e.stdout ?? ''; // it exits non-zero above its threshold; the rating is still printed
+  }
+  const m = /Overall exposure level for \S+: ([\d.]+)/.exec(out);
+  if (!m) throw new Error(`no exposure level in:\n${out}`);
+  return Number(m[1]);
+}
+
+t.test('systemd-analyze security rates the unit 2.0 or lower, keeping what the daemon needs', async (t) => {
+  const level = exposure(unitFile);
+  if (level === null) {
+    t.comment('systemd-analyze is not installed here: the rating is checked where it is');
+  } else {
+    t.ok(level <= 2.0, `exposure ${level} (at most 2.0)`);
+  }
+  const unit = settings(await fs.readFile(unitFile, 'utf8'));
+  t.same(unit.get('RestrictAddressFamilies'), ['AF_INET AF_INET6 AF_UNIX'], 'TCP to upstreams and PostgreSQL, unix sockets');
+  t.notOk(unit.has('PrivateNetwork'), 'upstreams are on the network');
+  t.notOk(unit.has('IPAddressDeny'), 'upstreams are anywhere');
+  t.notOk(unit.has('MemoryDenyWriteExecute'), "V8's JIT needs writable executable pages");
+  for (const kind of ['user', 'mnt', 'pid', 'ipc', 'net'])
+    t.match(
+      unit.get('RestrictNamespaces')?.[0],
+      new RegExp(`\\b${kind}\\b`),
+      `${kind} namespaces allowed (the bubblewrap sandbox of stdio MCP servers)`,
+    );
+  t.equal(unit.get('SystemCallErrorNumber')?.[0], 'EPERM', 'a filtered call fails instead of killing gatewayd');
+  t.equal(unit.get('UMask')?.[0], '0077');
 });

@@ -8,10 +8,7 @@ import { GatewayCommand } from '../base-command.js';
 import { loadConnection, type Connection } from '../config.js';
 import { UsageError } from '../errors.js';
 import { startBridge } from '../mcp-bridge.js';
-import { resolveServer } from '../server-lookup.js';
-
-// What fetch accepts as a header value: printable ASCII.
-const HEADER_VALUE = /^[\x20-\x7e]{1,200}$/;
+import { resolveAgent, resolveServer } from '../name-or-id.js';
 
 /** GATEWAY_TOKEN_FILE first (a file written by `connect --client claude-desktop --write`). */
 async function bridgeConnection(env: NodeJS.ProcessEnv): Promise<Connection> {
@@ -47,17 +44,18 @@ export default class Bridge extends GatewayCommand {
   };
 
   static override flags = {
-    'agent-id': Flags.string({ summary: 'Call as this agent (X-Agent-Id); default GATEWAY_AGENT_ID.' }),
+    'agent-id': Flags.string({ summary: 'Call as this agent, by id or name (X-Agent-Id); default GATEWAY_AGENT_ID.' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Bridge);
-    const agentId = flags['agent-id'] ?? (process.env.GATEWAY_AGENT_ID || null);
-    if (agentId !== null && !HEADER_VALUE.test(agentId)) throw new UsageError('--agent-id: printable ASCII, at most 200 characters');
+    const agentRef = flags['agent-id'] ?? (process.env.GATEWAY_AGENT_ID || null);
+    if (agentRef !== null && agentRef.length > 200) throw new UsageError('--agent-id: at most 200 characters');
     const connection = await bridgeConnection(process.env);
     const api = this.clientFor(connection);
-    // Before a byte reaches stdout: a wrong key or server is a clear line on stderr, not a silent host.
+    // Before a byte reaches stdout: a wrong key, server or agent is a clear line on stderr, not a silent host.
     const server = await resolveServer(api, args.server, this.config.bin);
+    const agentId = agentRef === null ? null : (await resolveAgent(api, agentRef, this.config.bin, '--agent-id')).id;
     const url = new URL(`${connection.url}/api/v1/mcp/proxy/${encodeURIComponent(server.id)}`);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const bridge = await startBridge({ url, token: connection.token, agentId, userAgent: this.config.userAgent, log });

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../base-command.js';
 import { configPath, writePrivateFile } from '../config.js';
@@ -24,8 +25,14 @@ import {
   vscodeEntry,
   type HostClient,
 } from '../host-configs.js';
-import { resolveAgent, resolveServer } from '../server-lookup.js';
+import { resolveAgent, resolveServer } from '../name-or-id.js';
 import type { CreatedKey } from './keys/create.js';
+
+/**
+ * The running CLI's own script: a stdio host starts `node <this script> bridge ...` by absolute
+ * paths, since `gatewayctl` is on no PATH in a checkout (npx finds it only inside one).
+ */
+const CLI_SCRIPT = fileURLToPath(new URL('../bin/gatewayctl.js', import.meta.url));
 
 const HOST_NAMES: Readonly<Record<HostClient, string>> = {
   vscode: 'VS Code',
@@ -62,8 +69,9 @@ export default class Connect extends GatewayCommand {
     + "server's proxy URL and the key in its Authorization header (X-Agent-Id too with --agent). The key is shown once, "
     + "inside that configuration. --write merges the entry into the host's file (.vscode/mcp.json, .cursor/mcp.json, .mcp.json "
     + "in the current directory, or Claude Desktop's per-user file) keeping every other entry; an entry of the same name is "
-    + 'replaced only with --force. Claude Desktop speaks only stdio: its entry runs `gatewayctl bridge SERVER`, which reads '
-    + 'the key from a 0600 file, never from its arguments. Without --write nothing is written anywhere.';
+    + 'replaced only with --force. Claude Desktop speaks only stdio: its entry runs this gatewayctl (node and its script, '
+    + "by absolute paths, so it works whatever the host's PATH) with `bridge SERVER`, which reads the key from a 0600 file, "
+    + 'never from its arguments. Without --write nothing is written anywhere.';
 
   static override examples = [
     '<%= config.bin %> connect weather --client vscode',
@@ -134,7 +142,8 @@ export default class Connect extends GatewayCommand {
     if (client === 'claude-desktop') {
       tokenFile = path.join(path.dirname(configPath()), 'tokens', `${created.id}.token`);
       entry = claudeDesktopEntry({
-        command: 'gatewayctl',
+        command: process.execPath,
+        cliScript: CLI_SCRIPT,
         server: server.id,
         gatewayUrl: baseUrlOf(server.proxy_url, server.id) ?? api.url,
         tokenFile,

@@ -41,10 +41,30 @@ function queryParameters(schema: z.ZodType): Json[] {
   return Object.entries(props).map(([name, p]) => ({ name, in: 'query', required: required.has(name), schema: p }));
 }
 
+/** The route's own description, then what the table says about it: the role, and its flags in words. */
+function descriptionOf(route: Route): string {
+  const who =
+    route.auth === 'public'
+      ? 'No credential needed.'
+      : route.auth === 'extension'
+        ? 'Only an extension key may call it.'
+        : `Needs the ${route.auth} role or higher.`;
+  const flags = [
+    route.allowedDuringStop ? 'Allowed to user tokens during the project emergency stop.' : null,
+    route.operatorRecovery ? "A user token's call is not counted against the rate limit (an operator can always recover)." : null,
+    route.governance ? 'A governance answer: X-Gateway-Status and X-Gateway-Trace-Persisted on every answer, refusals included.' : null,
+    route.localized ? 'Error messages follow Accept-Language (en, de, fr).' : null,
+    route.body ? 'The body is validated against the schema below before anything runs (400 validation_error).' : null,
+  ].filter((x) => x !== null);
+  return [route.description, who, ...flags].filter((x) => x !== undefined).join(' ');
+}
+
 function operation(route: Route): Json {
   const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const open = route.auth === 'public';
   return {
+    summary: route.summary,
+    description: descriptionOf(route),
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     'x-min-role': route.auth,
     ...(route.allowedDuringStop ? { 'x-allowed-during-emergency-stop': true } : {}),
@@ -72,9 +92,12 @@ export function openApiDocument(routes: readonly Route[]): Json {
     info: {
       title: 'governance-gateway',
       version: GATEWAY_VERSION,
+      license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' },
       description:
         'Generated from the route table and its zod schemas. Roles: viewer < editor < admin; x-min-role names the least a route needs.',
     },
+    // Relative: the gateway that serves this document (GATEWAY_PUBLIC_URL, or its listen address).
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
   };
@@ -85,6 +108,7 @@ export function openApiRoute(routes: readonly Route[]): Route {
   const route: Route = {
     method: 'GET',
     path: '/api/v1/openapi.json',
+    summary: 'This document',
     auth: 'viewer',
     async handler() {
       return { status: 200, body: document };

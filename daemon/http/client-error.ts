@@ -1,6 +1,8 @@
 // Requests Node's HTTP parser refuses before any handler sees them (raw non-ASCII bytes in the
 // request line, malformed headers, headers too large, a request that took too long) get the error
 // object like every other refusal, written straight to the socket, and the connection is closed.
+// So do the two Node would otherwise answer on its own: an Expect other than 100-continue (a bare
+// 417) and CONNECT (the socket closed without a word).
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Socket } from 'node:net';
@@ -11,6 +13,7 @@ import { sendJson } from './respond.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Content Too Large',
   431: 'Request Header Fields Too Large',
@@ -30,8 +33,8 @@ export function clientErrorCode(nodeCode: string | undefined): ErrorCode {
   }
 }
 
-/** The whole HTTP/1.1 answer, as bytes to write to the socket. */
-export function clientErrorResponse(code: ErrorCode, requestId: string): string {
+/** The whole HTTP/1.1 answer, as bytes to write to the socket (`extra`: one more header line). */
+export function clientErrorResponse(code: ErrorCode, requestId: string, extra?: string): string {
   const { status, message } = ERRORS[code];
   const body: ErrorBody = { error: { code, message, request_id: requestId } };
   const text = JSON.stringify(body);
@@ -40,6 +43,7 @@ export function clientErrorResponse(code: ErrorCode, requestId: string): string 
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(text)}`,
     `X-Request-Id: ${requestId}`,
+    ...(extra ? [extra] : []),
     'Connection: close',
     '',
     text,
@@ -67,6 +71,19 @@ export function answerClientErrors(server: http.Server, log: Logger): void {
     const requestId = randomUUID();
     socket.end(clientErrorResponse(refused(err, requestId), requestId), () => socket.destroy());
   };
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = randomUUID();
+    log.info({ reqId: requestId, status: 417 }, 'request refused: unsupported Expect');
+    const body: ErrorBody = { error: { code: 'expectation_failed', message: ERRORS.expectation_failed.message, request_id: requestId } };
+    req.resume();
+    sendJson(res, 417, body, { Connection: 'close', 'X-Request-Id': requestId });
+  });
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    const requestId = randomUUID();
+    log.info({ reqId: requestId, status: 405 }, 'request refused: CONNECT');
+    socket.on('error', () => undefined);
+    socket.end(clientErrorResponse('method_not_allowed', requestId, 'Allow: GET, POST, PATCH, PUT, DELETE'), () => socket.destroy());
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const last = current.get(socket as Socket);
     if (last && !last.req.complete) {

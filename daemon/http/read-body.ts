@@ -2,11 +2,27 @@
 // called without one); anything else must be JSON within the limits of json-check.ts (nesting
 // depth, finite numbers, and only text the database can store: no lone surrogate, and no NUL unless
 // the route stores NUL safely itself), so that no trace of it can fail the batch it is written in.
+// No route decodes a content encoding (415), and JSON is UTF-8 (RFC 8259): bytes that are not are
+// refused, never replaced, so what is stored and hashed is what the client sent.
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../shared/errors.js';
+import { quoted } from '../../shared/text.js';
 import { jsonBodyProblem } from './json-check.js';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Refuses a Content-Encoding other than identity: the body would reach JSON.parse still encoded. */
+function checkEncoding(header: string | undefined): void {
+  if (header === undefined) return;
+  if (header.split(',').every((token) => token.trim().toLowerCase() === 'identity')) return;
+  throw new GatewayError(
+    'unsupported_media_type',
+    `Content-Encoding ${quoted(header)} is not accepted: send the request body unencoded (identity).`,
+  );
+}
+
 export async function readJsonBody(req: IncomingMessage, limit: number, options: { allowNul?: boolean } = {}): Promise<unknown> {
+  checkEncoding(req.headers['content-encoding']);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw new GatewayError('payload_too_large');
   const chunks: Buffer[] = [];
@@ -28,7 +44,12 @@ export async function readJsonBody(req: IncomingMessage, limit: number, options:
     .trim()
     .toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) throw new GatewayError('unsupported_media_type');
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new GatewayError('validation_error', 'Invalid request: body: not valid UTF-8 (JSON text is UTF-8, RFC 8259)');
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

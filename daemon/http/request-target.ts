@@ -6,6 +6,8 @@ const BASE = 'http://gateway';
 export interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
+  /** The query as sent, without its `?` (URLSearchParams decodes bytes that are not UTF-8 to U+FFFD: url-input.ts checks this). */
+  readonly rawQuery: string;
 }
 
 export function parseRequestTarget(raw: string | undefined): RequestTarget {
@@ -15,11 +17,12 @@ export function parseRequestTarget(raw: string | undefined): RequestTarget {
     try {
       const url = new URL(target, BASE);
       // Absolute form (RFC 9112 3.2.2) names its own host; origin form must stay on ours.
-      if (absolute || url.origin === BASE) return { pathname: url.pathname, searchParams: url.searchParams };
+      if (absolute || url.origin === BASE) return { pathname: url.pathname, searchParams: url.searchParams, rawQuery: url.search.slice(1) };
     } catch {
       // falls through to the raw path
     }
   }
   const q = target.indexOf('?');
-  return { pathname: q < 0 ? target : target.slice(0, q), searchParams: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+  const rawQuery = q < 0 ? '' : target.slice(q + 1);
+  return { pathname: q < 0 ? target : target.slice(0, q), searchParams: new URLSearchParams(rawQuery), rawQuery };
 }

@@ -22,6 +22,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/**
+ * An error object under a status someone else chose (the MCP proxy passes on an upstream's 4xx):
+ * the code of that status where the table has one, else upstream_refused.
+ */
+export function sendStatusError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const code = status === 404 ? 'not_found' : status === 405 ? 'method_not_allowed' : 'upstream_refused';
+  const requestId = String(res.getHeader('x-request-id') ?? '');
+  const body: ErrorBody = { error: { code, message, request_id: requestId } };
+  sendJson(res, status, body, headers);
+}
+
 export async function sendReply(res: ServerResponse, reply: Reply): Promise<void> {
   if ('stream' in reply) return reply.stream(res);
   sendJson(res, reply.status, reply.body, reply.headers);

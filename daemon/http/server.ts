@@ -17,6 +17,7 @@ import { pickLocale } from './locale.js';
 import { readJsonBody } from './read-body.js';
 import { parseRequestTarget } from './request-target.js';
 import { checkUrlInput } from './url-input.js';
+import { parseInput, parseQuery } from './validate.js';
 import { answerClientErrors } from './client-error.js';
 import { checkOrigin } from './origin.js';
 import { sendError, sendReply } from './respond.js';
@@ -29,8 +30,10 @@ export interface HttpDeps {
   /** Subsystems running degraded right now (the trace store), for the governance headers. */
   readonly degradedSubsystems: () => readonly string[];
   readonly bodyLimitBytes: number;
-  /** Browser origins served (origin.ts); a request whose Origin is not one is refused. */
+  /** Browser origins served (origin.ts) besides the gateway's own; a request whose Origin is neither is refused. */
   readonly allowedOrigins?: ReadonlySet<string>;
+  /** The gateway's own public origin (GATEWAY_PUBLIC_URL or the listen address), served as a browser origin. */
+  readonly ownOrigin?: () => string | null;
 }
 
 export interface GatewayServer {
@@ -72,8 +75,8 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     if (closing) res.setHeader('Connection', 'close');
     let status = 500;
     try {
-      checkOrigin(req.headers, deps.allowedOrigins ?? NO_ORIGINS);
-      if (!route || !found) throw new GatewayError(notFoundOrMethod(router, url.pathname));
+      checkOrigin(req.headers, deps.allowedOrigins ?? NO_ORIGINS, deps.ownOrigin?.() ?? null);
+      if (!route || !found) throw notFoundOrMethod(router, url.pathname);
       const principal = route.auth === 'public' ? null : await authenticate(deps.sql, req, route);
       ctx.principal = principal;
       if (principal) {
@@ -82,12 +85,15 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
         // Only governance routes decide from memory while the database is known down: the rest is 503 at once.
         if (!route.governance) assertDatabaseUp(deps.sql);
       }
-      checkUrlInput(found.params, url.searchParams);
-      const body =
+      checkUrlInput(found.params, url.searchParams, url.rawQuery);
+      // What the route declares is validated here, before its handler runs (which then never parses it).
+      const query = route.query ? parseQuery(route.query, url.searchParams) : undefined;
+      const raw =
         req.method === 'GET' || req.method === 'DELETE'
           ? undefined
           : await readJsonBody(req, deps.bodyLimitBytes, { allowNul: route.bodyMayHoldNul === true });
-      const reply = await route.handler({ ctx, principal: principal!, params: found.params, query: url.searchParams, body, req });
+      const body = route.body ? parseInput(route.body, raw) : raw;
+      const reply = await route.handler({ ctx, principal: principal!, params: found.params, query, body, req });
       await sendReply(res, reply);
       status = res.statusCode;
     } catch (err) {
@@ -141,7 +147,10 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
   };
 }
 
-function notFoundOrMethod(router: findMyWay.Instance<findMyWay.HTTPVersion.V1>, path: string): 'not_found' | 'method_not_allowed' {
-  const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const;
-  return methods.some((m) => router.find(m, path)) ? 'method_not_allowed' : 'not_found';
+/** 404 for a path no route has; 405 with Allow (RFC 9110 15.5.6) for a method the path does not take. */
+function notFoundOrMethod(router: findMyWay.Instance<findMyWay.HTTPVersion.V1>, path: string): GatewayError {
+  const allowed = (['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const).filter((m) => router.find(m, path));
+  return allowed.length > 0
+    ? new GatewayError('method_not_allowed', undefined, { Allow: allowed.join(', ') })
+    : new GatewayError('not_found');
 }

@@ -1,6 +1,6 @@
 // The shapes every route shares: who is calling, what a route declares, what a handler returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { Principal, Role } from '../../shared/credentials.js';
 import type { Logger } from '../log.js';
 import type { Locale } from './locale.js';
@@ -15,12 +15,17 @@ export interface RequestContext {
   governance?: boolean;
 }
 
-export interface RouteRequest {
+/** What a schema-declared input is once the route table validated it; undeclared, it is raw. */
+type Declared<S, Raw> = S extends ZodType ? z.output<S> : Raw;
+
+export interface RouteRequest<Body = unknown, Query = unknown> {
   readonly ctx: RequestContext;
   readonly principal: Principal;
   readonly params: Readonly<Record<string, string | undefined>>;
-  readonly query: URLSearchParams;
-  readonly body: unknown;
+  /** The route's query schema's output, validated before the handler runs; a route that declares none reads no query. */
+  readonly query: Query;
+  /** The route's body schema's output, validated before the handler runs; undeclared, the parsed JSON. */
+  readonly body: Body;
   readonly req: IncomingMessage;
 }
 
@@ -30,9 +35,13 @@ export type Reply =
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
-export interface Route {
+export interface Route<B extends ZodType | undefined = ZodType | undefined, Q extends ZodType | undefined = ZodType | undefined> {
   readonly method: Method;
   readonly path: string;
+  /** One line for the OpenAPI document's operation summary (and for a reader of this table). */
+  readonly summary: string;
+  /** More than the summary, when there is more to say; the document adds the role and the flags below. */
+  readonly description?: string;
   /** Minimum role, or 'extension' for routes only an extension key may call, or 'public'. */
   readonly auth: Role | 'extension' | 'public';
   /** A write that user tokens may still make while the project emergency stop is active. */
@@ -45,11 +54,23 @@ export interface Route {
   readonly governance?: boolean;
   /** Writes traces but none of the state the caches hold: keeps this daemon's state cache and rate-limit count (state-cache/cache.ts). */
   readonly writesOnlyTraces?: boolean;
-  /** The body schema the handler parses with (documentation: the OpenAPI document, daemon/api/openapi.ts). */
-  readonly body?: ZodType;
-  /** The query schema the handler parses with (documentation). */
-  readonly query?: ZodType;
+  /**
+   * The body schema: the route table validates every body with it before the handler runs (400
+   * validation_error naming each field), and the OpenAPI document (daemon/api/openapi.ts) shows it.
+   */
+  readonly body?: B;
+  /** The query schema, validated the same way (a declared parameter given twice is refused, server.ts). */
+  readonly query?: Q;
   /** The body may hold NUL characters: the handler forwards them as sent and stores them safely (lone surrogates are still refused). */
   readonly bodyMayHoldNul?: boolean;
-  readonly handler: (request: RouteRequest) => Promise<Reply>;
+  // A method, not a function property: a route with schemas is a Route of the table (the handler's
+  // request is narrower only in what the table has already checked).
+  handler(request: RouteRequest<Declared<B, unknown>, Declared<Q, undefined>>): Promise<Reply>;
+}
+
+/** A route whose handler sees its declared body and query as their schemas' output (types inferred from them). */
+export function defineRoute<B extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined>(
+  route: Route<B, Q>,
+): Route {
+  return route;
 }

@@ -5,8 +5,10 @@
 import { createId } from '@paralleldrive/cuid2';
 import { ZodError } from 'zod';
 import { GatewayError } from '../../shared/errors.js';
+import { quoted } from '../../shared/text.js';
 import type { PolicyCreate, PolicyPatch } from '../../shared/verify-policy-schemas.js';
 import type { Sql, Tx } from '../db/connect.js';
+import { issuesText } from '../http/validate.js';
 import { SQLSTATE, sqlState } from '../db/sqlstate.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
@@ -102,16 +104,14 @@ function present(row: PolicyRow): Policy {
  */
 export function checkDetectorConfig(detector: string, config: Record<string, unknown>): Record<string, unknown> {
   const d = DETECTORS[detector];
-  if (!d) throw new GatewayError('validation_error', `Invalid request: detector: unknown detector ${detector}`);
+  if (!d) throw new GatewayError('validation_error', `Invalid request: detector: unknown detector ${quoted(detector)}`);
   try {
     d.parseConfig(config);
     return config;
   } catch (err) {
-    if (err instanceof ZodError) {
-      const parts = err.issues.slice(0, 10).map((i) => `config.${i.path.join('.') || '(root)'}: ${i.message}`);
-      throw new GatewayError('validation_error', `Invalid request: ${parts.join('; ')}`);
-    }
-    throw new GatewayError('validation_error', `Invalid request: config: ${(err as Error).message}`);
+    if (err instanceof ZodError) throw new GatewayError('validation_error', issuesText(err.issues, 'body', ['config']));
+    // A detector's own refusal (a pattern that does not compile) may repeat the input: quoted, so short.
+    throw new GatewayError('validation_error', `Invalid request: config: ${quoted((err as Error).message)}`);
   }
 }
 

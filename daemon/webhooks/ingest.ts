@@ -3,12 +3,12 @@
 // transaction; the key's primary key makes concurrent retries wait for the first delivery and then
 // return its trace. Without a key the trace goes through the group-commit writer.
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY, webhookEnvelope } from '../../shared/command-center-schemas.js';
+import type { z } from 'zod';
+import { IDEMPOTENCY_KEY, type webhookEnvelope } from '../../shared/command-center-schemas.js';
 import type { Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Tx } from '../db/connect.js';
 import type { Deps } from '../deps.js';
-import { parseInput } from '../http/validate.js';
 import { appendTraces } from '../ledger/append.js';
 import { sealedOriginal } from '../traces/at-rest.js';
 import type { TraceInput } from '../ledger/streams.js';
@@ -28,8 +28,9 @@ export interface Ingested {
 
 export type IngestDeps = Pick<Deps, 'sql' | 'writer' | 'secretBox'>;
 
-export function readEvent(body: unknown, idempotencyHeader: string | string[] | undefined): IncomingEvent {
-  const { event_type: eventType, source, event_id: eventId, ...payload } = parseInput(webhookEnvelope, body);
+/** The event of a body the route table has validated against webhookEnvelope. */
+export function readEvent(envelope: z.output<typeof webhookEnvelope>, idempotencyHeader: string | string[] | undefined): IncomingEvent {
+  const { event_type: eventType, source, event_id: eventId, ...payload } = envelope;
   const header = Array.isArray(idempotencyHeader) ? idempotencyHeader[0] : idempotencyHeader;
   const key = eventId ?? (header === undefined ? undefined : IDEMPOTENCY_KEY.safeParse(header).data);
   if (eventId === undefined && header !== undefined && key === undefined) {

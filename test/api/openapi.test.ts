@@ -3,6 +3,7 @@
 // npm run docs:openapi).
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import t from 'tap';
 import { startTestGateway } from '../helpers/gateway.js';
 
@@ -33,3 +34,27 @@ t.test('GET /api/v1/openapi.json lists every route with its role and schemas; do
     'docs/openapi.json is the served document (npm run docs:openapi rewrites it)',
   );
 });
+
+t.test(
+  "the document passes a linter's recommended rules: every operation has a summary and a description, servers is not empty",
+  async (t) => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: await fs.readFile(file, 'utf8'), absoluteRef: file, config });
+    t.same(
+      problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer ?? ''})`),
+      [],
+      '@redocly/openapi-core, recommended ruleset',
+    );
+    const doc = JSON.parse(await fs.readFile(file, 'utf8')) as {
+      servers?: unknown[];
+      paths: Record<string, Record<string, { summary?: string; description?: string }>>;
+    };
+    t.ok((doc.servers?.length ?? 0) > 0, 'servers');
+    const bare = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => !op.summary || !op.description)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    t.same(bare, [], 'a summary and a description on every operation');
+  },
+);

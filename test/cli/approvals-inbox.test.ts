@@ -10,6 +10,7 @@ import {
   onKey,
   renderInbox,
   withApprovals,
+  withStatus,
   withDetail,
   type InboxState,
   type Keypress,
@@ -269,4 +270,12 @@ t.test('hostile text from the daemon is drawn escaped: no terminal control chara
     [],
     'the only escape sequences on the screen are the inbox’s own styling',
   );
+});
+
+t.test('the loading line ends with the first list, empty or not; a status set since stays', async (t) => {
+  t.equal(initialInbox().status, 'Loading the open approval requests…');
+  t.equal(withApprovals(initialInbox(), [], '12:00:00').status, '', 'an empty list: no longer loading');
+  t.equal(withApprovals(initialInbox(), [approval('a')], '12:00:00').status, '');
+  const decided = withStatus(withApprovals(initialInbox(), [approval('a')], '12:00:00'), 'Approved a.');
+  t.equal(withApprovals(decided, [], '12:00:02').status, 'Approved a.', 'an outcome is not wiped by the next poll');
 });

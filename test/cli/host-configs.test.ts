@@ -55,9 +55,10 @@ t.test('Claude Code: the claude mcp add command line and the .mcp.json shape', a
   t.equal(shellWord("it's"), `'it'\\''s'`, 'a quote inside a word is closed, escaped and reopened');
 });
 
-t.test('Claude Desktop: stdio gatewayctl bridge SERVER, the key in a file named in env, never in args', async (t) => {
+t.test('Claude Desktop: stdio node <gatewayctl script> bridge SERVER, the key in a file named in env, never in args', async (t) => {
   const entry = claudeDesktopEntry({
-    command: 'gatewayctl',
+    command: '/usr/bin/node',
+    cliScript: '/src/gw/dist/cli/bin/gatewayctl.js',
     server: 'srv1',
     gatewayUrl: 'https://gw.example.com',
     tokenFile: '/h/.config/gatewayctl/tokens/k1.token',
@@ -66,15 +67,15 @@ t.test('Claude Desktop: stdio gatewayctl bridge SERVER, the key in a file named 
   t.same(hostDocument('claude-desktop', 'weather', entry), {
     mcpServers: {
       weather: {
-        command: 'gatewayctl',
-        args: ['bridge', 'srv1'],
+        command: '/usr/bin/node',
+        args: ['/src/gw/dist/cli/bin/gatewayctl.js', 'bridge', 'srv1'],
         env: { GATEWAY_URL: 'https://gw.example.com', GATEWAY_TOKEN_FILE: '/h/.config/gatewayctl/tokens/k1.token' },
       },
     },
   });
-  const agent = claudeDesktopEntry({ command: 'gatewayctl', server: 'srv1', gatewayUrl: 'u', tokenFile: 'f', agentId: 'a1' });
+  const agent = claudeDesktopEntry({ command: 'n', cliScript: 'c.js', server: 'srv1', gatewayUrl: 'u', tokenFile: 'f', agentId: 'a1' });
   t.same((agent.env as Record<string, string>).GATEWAY_AGENT_ID, 'a1');
-  t.same(agent.args, ['bridge', 'srv1']);
+  t.same(agent.args, ['c.js', 'bridge', 'srv1']);
   t.equal(
     hostConfigFile('claude-desktop', { platform: 'darwin', cwd: '/p', home: '/Users/ada' }),
     '/Users/ada/Library/Application Support/Claude/claude_desktop_config.json',

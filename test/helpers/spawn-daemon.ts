@@ -15,19 +15,29 @@ export interface Spawned {
   stderr(): string;
 }
 
-export function spawnDaemon(env: Record<string, string>): Spawned {
+export interface SpawnOptions {
+  /**
+   * The child's stdout as a file descriptor the test holds (a FIFO's write end: a shell pipeline's
+   * reader the test can close or stop reading) instead of a pipe read here. Then GATEWAY_LISTEN must
+   * name a port, and `url` resolves once /healthz answers there; stdout() stays empty.
+   */
+  readonly stdout?: number;
+}
+
+export function spawnDaemon(env: Record<string, string>, options: SpawnOptions = {}): Spawned {
   const child = spawn(process.execPath, [DAEMON_BIN], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', GATEWAY_LISTEN: '127.0.0.1:0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*gatewayd listening/.exec(out);
       if (m) resolve(m[1]!);
     });
+    if (options.stdout !== undefined) void pollHealthz(`http://${env.GATEWAY_LISTEN}`, child).then(resolve, reject);
     child.on('close', () => reject(new Error(`gatewayd exited before listening: ${err || out}`)));
   });
   url.catch(() => undefined);
@@ -40,6 +50,19 @@ export function spawnDaemon(env: Record<string, string>): Spawned {
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
   return { child, url, exit, stdout: () => out, stderr: () => err };
+}
+
+/** Resolves with `base` once its /healthz answers, while `child` runs. */
+async function pollHealthz(base: string, child: ChildProcess): Promise<string> {
+  while (child.exitCode === null && child.signalCode === null) {
+    const up = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) return base;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('gatewayd exited before listening');
 }
 
 /**

@@ -1,10 +1,13 @@
-// Browser origins (http/origin.ts): a request carrying an Origin that GATEWAY_ALLOWED_ORIGINS does
-// not list is refused 403 origin_not_allowed with the error object, on the MCP proxy and every
-// other route, before anything is read or written; a listed origin and a request without Origin
-// (every non-browser client) are served. Host is not validated (docs/mcp-gateway.md, "Browser origins").
+// Browser origins (http/origin.ts): a request carrying an Origin that is neither the gateway's own
+// public origin nor listed in GATEWAY_ALLOWED_ORIGINS is refused 403 origin_not_allowed with the
+// error object, on the MCP proxy and every other route, before anything is read or written; the
+// own origin, a listed one and a request without Origin (every non-browser client) are served.
+// Host is not validated, and never makes an origin the gateway's own (docs/mcp-gateway.md, "Browser origins").
 import http from 'node:http';
 import t from 'tap';
 import { loadConfig } from '../../daemon/config.js';
+import { checkOrigin } from '../../daemon/http/origin.js';
+import { startTestGateway, type ApiResponse } from '../helpers/gateway.js';
 import { activeServer, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
 
 const ALLOWED = 'https://console.example.test';
@@ -21,10 +24,15 @@ const INIT = {
 };
 
 /** A raw request (fetch may not let a test set Host). */
-// biome-ignore lint/suspicious/noExplicitAny: response bodies of many shapes, read field by field in the assertions
-function request(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
+function request(
+  method: string,
+  route: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  to: { url: string; adminToken: string } = gw,
+): Promise<{ status: number; body: ApiResponse['body'] }> {
   return new Promise((resolve, reject) => {
-    const url = new URL(gw.url + route);
+    const url = new URL(to.url + route);
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
@@ -33,7 +41,7 @@ function request(method: string, route: string, headers: Record<string, string>,
         path: url.pathname,
         method,
         headers: {
-          authorization: `Bearer ${gw.adminToken}`,
+          authorization: `Bearer ${to.adminToken}`,
           accept: 'application/json, text/event-stream',
           ...(text ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } : {}),
           ...headers,
@@ -131,3 +139,53 @@ t.test('GATEWAY_ALLOWED_ORIGINS: default none; exact origins only', async (t) =>
     t.throws(() => loadConfig({ ...base, GATEWAY_ALLOWED_ORIGINS: bad }), bad);
   }
 });
+
+t.test("the gateway's own origin is served with no origin listed: the listen address, or GATEWAY_PUBLIC_URL when set", async (t) => {
+  const plain = await startTestGateway(t);
+  const own = plain.url; // http://127.0.0.1:<port>, the default public URL
+  const get = (headers: Record<string, string>, at: { url: string; adminToken: string } = plain) =>
+    request('GET', '/api/v1/project', headers, undefined, at);
+  const served = await get({ origin: own });
+  t.equal(served.status, 200, `Origin ${own} (the listen address) is served`);
+  const port = new URL(own).port;
+  // DNS rebinding: the page's Origin always matches the Host it was loaded under; neither is the gateway's own.
+  for (const [origin, host] of [
+    [`http://evil.example.com:${port}`, `evil.example.com:${port}`],
+    [`http://localhost:${port}`, `localhost:${port}`],
+    ['http://evil.example.com', new URL(own).host],
+    [`https://127.0.0.1:${port}`, new URL(own).host],
+  ] as const) {
+    const refused = await get({ origin, host });
+    t.equal(refused.status, 403, `${origin} with Host ${host}`);
+    t.equal(refused.body.error.code, 'origin_not_allowed');
+  }
+
+  const behind = await startTestGateway(t, { env: { GATEWAY_PUBLIC_URL: 'https://Gateway.Example.test' } });
+  t.equal((await get({ origin: 'https://gateway.example.test' }, behind)).status, 200);
+  t.equal((await get({ origin: 'HTTPS://GATEWAY.EXAMPLE.TEST' }, behind)).status, 200);
+  t.equal(
+    (await get({ origin: behind.url }, behind)).status,
+    403,
+    'with GATEWAY_PUBLIC_URL set, the listen address is not the public origin',
+  );
+  t.equal((await get({ origin: 'https://evil.example', host: 'evil.example' }, behind)).status, 403);
+});
+
+t.test('checkOrigin: the own origin only as configured, never from Host', async (t) => {
+  const none: ReadonlySet<string> = new Set();
+  t.doesNotThrow(() => checkOrigin({ origin: 'http://127.0.0.1:8080' }, none, 'http://127.0.0.1:8080'));
+  t.throws(() => checkOrigin({ origin: 'http://127.0.0.1:8080' }, none, null), { code: 'origin_not_allowed' });
+  t.throws(() => checkOrigin({ origin: 'http://a.test', host: 'a.test' }, none, 'http://127.0.0.1:8080'), { code: 'origin_not_allowed' });
+  t.throws(() => checkOrigin({ origin: 'null' }, none, 'http://x'), { code: 'origin_not_allowed' });
+  const long = checkOriginMessage(`http://${'a'.repeat(5000)}.test`);
+  t.ok(long.length < 300, 'the refused origin is quoted short');
+});
+
+function checkOriginMessage(origin: string): string {
+  try {
+    checkOrigin({ origin }, new Set(), null);
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}

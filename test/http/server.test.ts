@@ -64,6 +64,7 @@ t.test('an unexpected error is a 500 internal_error with no stack, SQL or messag
     {
       method: 'GET',
       path: '/boom',
+      summary: 'Throws',
       auth: 'public',
       async handler() {
         throw new Error('select secret_column from users where password = $1');
@@ -72,6 +73,7 @@ t.test('an unexpected error is a 500 internal_error with no stack, SQL or messag
     {
       method: 'GET',
       path: '/sql-boom',
+      summary: 'Fails in SQL',
       auth: 'public',
       async handler() {
         await sql`select * from no_such_table`;

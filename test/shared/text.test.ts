@@ -2,7 +2,7 @@
 // NUL character) is refused at the door with 400, writes nothing, and cannot spoil a batch of
 // other callers' traces.
 import t from 'tap';
-import { holdsUnstorableText, isWellFormed } from '../../shared/text.js';
+import { holdsUnstorableText, isWellFormed, QUOTE_MAX_CHARS, quoted } from '../../shared/text.js';
 import { startTestGateway } from '../helpers/gateway.js';
 
 const traceCount = async (gw: Awaited<ReturnType<typeof startTestGateway>>) =>
@@ -50,4 +50,17 @@ t.test('the walk finds bad text at any depth, in keys and values, without recurs
   t.equal(holdsUnstorableText(bad), true);
   t.equal(holdsUnstorableText({ a: [1, null, true, 'ok \ud83d\ude00'] }), false);
   t.equal(isWellFormed('\ude00\ud83d'), false, 'a pair in the wrong order is two lone halves');
+});
+
+t.test('quoted: at most 64 characters of any input, escaped, then …', async (t) => {
+  t.equal(QUOTE_MAX_CHARS, 64);
+  t.equal(quoted('name'), '"name"');
+  t.equal(quoted('k'.repeat(64)), `"${'k'.repeat(64)}"`, 'exactly the limit: not cut');
+  t.equal(quoted('k'.repeat(1024 * 1024)), `"${'k'.repeat(64)}"…`, 'a 1 MiB key becomes 64 characters and …');
+  t.equal(quoted('a"b\\c\n'), '"a\\"b\\\\c\\n"', 'quotes, backslashes and controls escaped as in JSON');
+  t.equal(quoted('\u202egnp.exe'), '"\\u202egnp.exe"', 'a bidirectional override cannot reorder the message');
+  t.equal(quoted('a\u0000\u0085\u200b\u2028b'), '"a\\u0000\\u0085\\u200b\\u2028b"', 'NUL, C1, zero-width and line separators escaped');
+  t.equal(quoted('\ud800x'), '"\\ud800x"', 'a lone surrogate escaped');
+  t.equal(quoted(`${'\u{1F600}'.repeat(70)}`), `"${'\u{1F600}'.repeat(64)}"…`, 'cut on characters, never inside a surrogate pair');
+  t.equal(quoted(42), '"42"');
 });

@@ -2,6 +2,7 @@
 import { Args } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
+import { resolveAgent } from '../../name-or-id.js';
 
 /** The agent record of /api/v1/agents; the fields the CLI reads are named, the rest pass through. */
 export interface Agent {
@@ -26,12 +27,14 @@ export default class AgentsGet extends GatewayCommand {
   static override summary = 'Show an agent: registration, risk, capability model, status and activity.';
   static override examples = ['<%= config.bin %> agents get AGENT_ID', '<%= config.bin %> agents get AGENT_ID --json'];
   static override args = {
-    id: Args.string({ description: 'ID of the agent (see agents list).', required: true }),
+    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
   };
 
   async run(): Promise<Agent> {
     const { args } = await this.parse(AgentsGet);
-    const agent = await (await this.api()).request<Agent>('GET', `/api/v1/agents/${encodeURIComponent(args.id)}`);
+    const api = await this.api();
+    const { id } = await resolveAgent(api, args.id, this.config.bin);
+    const agent = await api.request<Agent>('GET', `/api/v1/agents/${encodeURIComponent(id)}`);
     this.log(agentLines(agent));
     return agent;
   }

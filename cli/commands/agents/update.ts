@@ -7,6 +7,7 @@ import { checkBody, fieldsFromFlags, flagFor, parseJsonFlag } from '../../agent-
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import type { Agent } from './get.js';
+import { resolveAgent } from '../../name-or-id.js';
 
 /** Flag name -> body field, for the flags passed through as they are. */
 const FIELDS = {
@@ -40,7 +41,7 @@ export default class AgentsUpdate extends GatewayCommand {
   ];
 
   static override args = {
-    id: Args.string({ description: 'ID of the agent (see agents list).', required: true }),
+    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
   };
 
   static override flags = {
@@ -74,7 +75,9 @@ export default class AgentsUpdate extends GatewayCommand {
       throw new UsageError(`nothing to change: give at least one of ${names.join(', ')}`);
     }
     const body = checkBody(agentPatchBody, patch, RENAMED);
-    const agent = await (await this.api()).request<Agent>('PATCH', `/api/v1/agents/${encodeURIComponent(args.id)}`, body);
+    const api = await this.api();
+    const { id } = await resolveAgent(api, args.id, this.config.bin);
+    const agent = await api.request<Agent>('PATCH', `/api/v1/agents/${encodeURIComponent(id)}`, body);
     this.log(
       `Updated agent ${agent.id} "${agent.name}" (${agent.status}): ${Object.keys(body)
         .map((f) => flagFor(f, RENAMED).replace(/^--(set-json )?/, ''))

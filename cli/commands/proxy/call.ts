@@ -5,6 +5,7 @@ import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
 import { loadConnection } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { resolveAgent, resolveServer } from '../../name-or-id.js';
 import { proxyRequest, type RpcErrorObject } from '../../proxy-rpc.js';
 import { safeJson, safeText } from '../../trace-output.js';
 
@@ -19,7 +20,6 @@ interface CallResult {
 
 // What fetch accepts as a header value and the proxy as an approval id: printable ASCII, no spaces.
 const APPROVAL_ID = /^[\x21-\x7e]{1,100}$/;
-const HEADER_VALUE = /^[\x20-\x7e]{1,200}$/;
 
 function parseArgs(raw: string): Record<string, unknown> {
   let value: unknown;
@@ -47,37 +47,40 @@ export default class ProxyCall extends GatewayCommand {
   ];
 
   static override args = {
-    id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),
+    id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
     tool: Args.string({ description: 'Name of the tool (see servers tools).', required: true }),
   };
 
   static override flags = {
     args: Flags.string({ summary: "The tool's arguments, a JSON object (default {})." }),
-    'agent-id': Flags.string({ summary: 'Call as this agent (sent as X-Agent-Id); without it the call is anonymous.' }),
+    'agent-id': Flags.string({ summary: 'Call as this agent, by id or name (sent as X-Agent-Id); without it the call is anonymous.' }),
     'approval-id': Flags.string({ summary: 'The approved request to spend (sent as X-Gateway-Approval-Id).' }),
   };
 
   async run(): Promise<CallResult> {
     const { args, flags } = await this.parse(ProxyCall);
     const toolArgs = parseArgs(flags.args ?? '{}');
-    const agentId = flags['agent-id'] ?? null;
+    const agentRef = flags['agent-id'] ?? null;
     const approvalId = flags['approval-id'] ?? null;
-    if (agentId !== null && !HEADER_VALUE.test(agentId)) throw new UsageError('--agent-id: printable ASCII, at most 200 characters');
+    if (agentRef !== null && agentRef.length > 200) throw new UsageError('--agent-id: at most 200 characters');
     if (approvalId !== null && !APPROVAL_ID.test(approvalId))
       throw new UsageError('--approval-id: printable ASCII without spaces, at most 100 characters');
+    const api = await this.api();
+    const serverId = (await resolveServer(api, args.id, this.config.bin)).id;
+    const agentId = agentRef === null ? null : (await resolveAgent(api, agentRef, this.config.bin, '--agent-id')).id;
     const headers: Record<string, string> = {};
     if (agentId !== null) headers['x-agent-id'] = agentId;
     if (approvalId !== null) headers['x-gateway-approval-id'] = approvalId;
 
     const answer = await proxyRequest(await loadConnection(), this.config.userAgent, {
-      serverId: args.id,
+      serverId: serverId,
       method: 'tools/call',
       params: { name: args.tool, arguments: toolArgs },
       headers,
     });
-    const base = { server_id: args.id, tool: args.tool, agent_id: agentId, approval_id: approvalId };
+    const base = { server_id: serverId, tool: args.tool, agent_id: agentId, approval_id: approvalId };
     if (answer.kind === 'result') {
-      this.log(`Result of ${safeText(args.tool, 100)} on MCP server ${args.id}:`);
+      this.log(`Result of ${safeText(args.tool, 100)} on MCP server ${serverId}:`);
       this.log(safeJson(answer.result));
       return { ...base, result: answer.result };
     }

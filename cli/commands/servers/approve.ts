@@ -21,6 +21,7 @@ import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { table } from '../../format.js';
 import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 /** One tool and the rule approving would give it; rule null: not named (the daemon will say so). */
 interface PlannedTool {
@@ -78,7 +79,8 @@ export default class ServersApprove extends GatewayCommand {
     const accept = flags['accept-proposals'];
     const send = accept || overrides.length > 0;
     const api = await this.api();
-    const [server, tools] = await Promise.all([api.request<McpServer>('GET', serverRoute(args.id)), readTools(api, args.id)]);
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const [server, tools] = await Promise.all([api.request<McpServer>('GET', serverRoute(id)), readTools(api, id)]);
     const { planned, strays } = plan(tools, overrides, accept || !send);
 
     this.log(
@@ -93,7 +95,7 @@ export default class ServersApprove extends GatewayCommand {
       ...planned.filter((p) => p.rule !== null).map((p) => ({ tool_id: p.tool_id, rule: p.rule!, fingerprint: p.fingerprint })),
       ...strays,
     ];
-    const reply = await api.request<{ id: string; status: string; release: Release }>('POST', serverRoute(args.id, 'activate'), {
+    const reply = await api.request<{ id: string; status: string; release: Release }>('POST', serverRoute(id, 'activate'), {
       tools: entries,
     });
     const { release } = reply;

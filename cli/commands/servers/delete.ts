@@ -2,6 +2,7 @@
 // CANCELLED (Admin).
 import { GatewayCommand } from '../../base-command.js';
 import { serverIdArg, serverRoute } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersDelete extends GatewayCommand {
   static override summary = 'Delete an MCP server with its tools and rules; its open approvals are cancelled.';
@@ -10,7 +11,9 @@ export default class ServersDelete extends GatewayCommand {
 
   async run(): Promise<{ id: string; deleted: true }> {
     const { args } = await this.parse(ServersDelete);
-    const result = await (await this.api()).request<{ id: string; deleted: true }>('DELETE', serverRoute(args.id));
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const result = await api.request<{ id: string; deleted: true }>('DELETE', serverRoute(id));
     this.log(`Deleted MCP server ${result.id}.`);
     return result;
   }

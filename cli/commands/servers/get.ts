@@ -1,7 +1,8 @@
 // gatewayctl servers get: one MCP server's record (never its credential, which the daemon keeps).
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
-import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
+import { serverIdArg, type McpServer } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersGet extends GatewayCommand {
   static override summary = 'Show an MCP server: address, proxy URL, sign-in method, status, last scan and tool counts.';
@@ -10,7 +11,8 @@ export default class ServersGet extends GatewayCommand {
 
   async run(): Promise<McpServer> {
     const { args } = await this.parse(ServersGet);
-    const server = await (await this.api()).request<McpServer>('GET', serverRoute(args.id));
+    const api = await this.api();
+    const server = await resolveServer(api, args.id, this.config.bin);
     this.log(
       keyValues(
         Object.fromEntries(

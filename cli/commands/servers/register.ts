@@ -39,6 +39,7 @@ export default class ServersRegister extends GatewayCommand {
     const body = checkBody(serverRegisterBody, fieldsFromFlags(flags, FIELDS), RENAMED);
     const server = await (await this.api()).request<McpServer>('POST', '/api/v1/mcp/servers', body);
     this.log(`Registered MCP server ${server.id} "${server.name}" (${server.status}, never scanned): ${server.server_url}.`);
+    for (const w of server.warnings ?? []) this.notice(`Warning: ${w.message}`);
     return server;
   }
 }

@@ -1,6 +1,7 @@
 // gatewayctl servers reject: PENDING_APPROVAL -> removed, with its tools (Admin).
 import { GatewayCommand } from '../../base-command.js';
 import { serverIdArg, serverRoute } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 interface Rejected {
   id: string;
@@ -15,7 +16,9 @@ export default class ServersReject extends GatewayCommand {
 
   async run(): Promise<Rejected> {
     const { args } = await this.parse(ServersReject);
-    const result = await (await this.api()).request<Rejected>('POST', serverRoute(args.id, 'reject'));
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const result = await api.request<Rejected>('POST', serverRoute(id, 'reject'));
     this.log(`Rejected MCP server ${result.id}: removed.`);
     return result;
   }

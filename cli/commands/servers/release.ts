@@ -19,6 +19,7 @@ import {
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { serverIdArg, serverRoute } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersRelease extends GatewayCommand {
   static override summary = 'Admit new or changed tools of an ACTIVE MCP server, each with a rule.';
@@ -51,11 +52,12 @@ export default class ServersRelease extends GatewayCommand {
     if (named.length === 0 && !flags['all-changed'])
       throw new UsageError('nothing to release: give --tool NAME[=RULE] (repeatable) or --all-changed');
     const api = await this.api();
-    const tools = await readTools(api, args.id);
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const tools = await readTools(api, id);
     const entries = releaseEntries(tools, named, flags['all-changed']);
-    if (entries.length === 0) this.notice(`No tool of MCP server ${args.id} is new or changed.`);
-    const release = await api.request<Release>('POST', serverRoute(args.id, 'tools/release'), { tools: entries });
-    this.log(`Released ${release.released.length} tools of MCP server ${args.id} (release ${release.release_id}).`);
+    if (entries.length === 0) this.notice(`No tool of MCP server ${id} is new or changed.`);
+    const release = await api.request<Release>('POST', serverRoute(id, 'tools/release'), { tools: entries });
+    this.log(`Released ${release.released.length} tools of MCP server ${id} (release ${release.release_id}).`);
     if (release.released.length > 0) this.log(releasedTable(release.released));
     return release;
   }

@@ -3,6 +3,7 @@
 import { GatewayCommand } from '../../base-command.js';
 import { GatewayRefusal } from '../../errors.js';
 import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersResume extends GatewayCommand {
   static override summary = 'Resume a BLOCKED MCP server: it becomes ACTIVE again; no tool is admitted by it.';
@@ -15,12 +16,14 @@ export default class ServersResume extends GatewayCommand {
 
   async run(): Promise<McpServer> {
     const { args } = await this.parse(ServersResume);
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
     let server: McpServer;
     try {
-      server = await (await this.api()).request<McpServer>('POST', serverRoute(args.id, 'activate'), {});
+      server = await api.request<McpServer>('POST', serverRoute(id, 'activate'), {});
     } catch (err) {
       if (err instanceof GatewayRefusal && err.code === 'mcp_release_tools_required') {
-        this.notice(`Hint: a server awaiting approval is approved, not resumed: ${this.config.bin} servers approve ${args.id}`);
+        this.notice(`Hint: a server awaiting approval is approved, not resumed: ${this.config.bin} servers approve ${id}`);
       }
       throw err;
     }

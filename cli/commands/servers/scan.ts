@@ -4,6 +4,7 @@ import { GatewayCommand } from '../../base-command.js';
 import { EXIT } from '../../errors.js';
 import { keyValues } from '../../format.js';
 import { serverIdArg, serverRoute, type ScanReply } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersScan extends GatewayCommand {
   static override summary = "Scan an MCP server's tools; exits 1 when the scan fails or cannot run.";
@@ -16,9 +17,11 @@ export default class ServersScan extends GatewayCommand {
 
   async run(): Promise<ScanReply> {
     const { args } = await this.parse(ServersScan);
-    const reply = await (await this.api()).request<ScanReply>('POST', serverRoute(args.id, 'scan'));
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const reply = await api.request<ScanReply>('POST', serverRoute(id, 'scan'));
     if (reply.scanned) {
-      this.log(`Scanned MCP server ${args.id}: ${reply.tool_count} tools.`);
+      this.log(`Scanned MCP server ${id}: ${reply.tool_count} tools.`);
       this.log(
         keyValues({
           tools_new: reply.tools_new,
@@ -30,7 +33,7 @@ export default class ServersScan extends GatewayCommand {
         }),
       );
     } else {
-      this.log(`Scan of MCP server ${args.id} failed: ${reply.reason}.`);
+      this.log(`Scan of MCP server ${id} failed: ${reply.reason}.`);
       this.log(keyValues({ reason: reply.reason, detail: reply.detail, target: reply.target, server_status: reply.server_status }));
       process.exitCode = EXIT.refused;
     }

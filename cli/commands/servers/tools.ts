@@ -3,6 +3,7 @@
 import { GatewayCommand } from '../../base-command.js';
 import { table } from '../../format.js';
 import { serverIdArg, serverRoute, type McpTool } from '../../server-api.js';
+import { resolveServer } from '../../name-or-id.js';
 
 /** matches_approved in words: null never admitted, true admitted and unchanged, false changed since. */
 function admission(matches: boolean | null): string {
@@ -34,7 +35,9 @@ export default class ServersTools extends GatewayCommand {
 
   async run(): Promise<{ tools: McpTool[] }> {
     const { args } = await this.parse(ServersTools);
-    const result = await (await this.api()).request<{ tools: McpTool[] }>('GET', serverRoute(args.id, 'tools'));
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const result = await api.request<{ tools: McpTool[] }>('GET', serverRoute(id, 'tools'));
     if (result.tools.length === 0) {
       this.log('No tools.');
       return result;

@@ -8,6 +8,7 @@ import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
 import { AUTH_FLAGS, authConfigFlag, authFields, planAuth } from '../../server-auth.js';
+import { resolveServer } from '../../name-or-id.js';
 
 const FIELDS = { name: 'name', description: 'description' } as const;
 
@@ -42,7 +43,9 @@ export default class ServersUpdate extends GatewayCommand {
     }
     const renamed = { auth_method: '--auth-method', auth_config: authConfigFlag(plan) };
     const body = checkBody(serverPatchBody, { ...patch, ...(await authFields(plan)) }, renamed);
-    const server = await (await this.api()).request<McpServer>('PATCH', serverRoute(args.id), body);
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const server = await api.request<McpServer>('PATCH', serverRoute(id), body);
     const credential = 'auth_config' in body ? (body.auth_config === null ? ', credential cleared' : ', credential stored') : '';
     this.log(
       `Updated MCP server ${server.id} "${server.name}": ${Object.keys(body).join(', ')} (sign-in ${server.auth_method}${credential}).`,

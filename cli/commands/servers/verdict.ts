@@ -8,6 +8,7 @@ import { findTool, readTools, toolName } from '../../tool-admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { serverRoute } from '../../server-api.js';
 import { safeText } from '../../trace-output.js';
+import { resolveServer } from '../../name-or-id.js';
 
 interface Verdict {
   tool_id: string;
@@ -40,12 +41,13 @@ export default class ServersVerdict extends GatewayCommand {
       flags.reason === undefined ? { action: flags.action } : { action: flags.action, reason: flags.reason },
     );
     const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
     // A name no tool has is sent as an id: the daemon answers not_found in its own words.
-    const toolId = findTool(await readTools(api, args.id), args.tool)?.id ?? args.tool;
-    const verdict = await api.request<Verdict>('POST', `${serverRoute(args.id, 'tools')}/${encodeURIComponent(toolId)}/verdict`, body);
+    const toolId = findTool(await readTools(api, id), args.tool)?.id ?? args.tool;
+    const verdict = await api.request<Verdict>('POST', `${serverRoute(id, 'tools')}/${encodeURIComponent(toolId)}/verdict`, body);
     const why = verdict.reason === null ? '' : ` (${safeText(verdict.reason, 200)})`;
     this.log(
-      `Set the server-wide rule of ${toolName(verdict.tool_name)} (${verdict.tool_id}) on MCP server ${args.id} to ${verdict.policy_action}${why}; admission unchanged.`,
+      `Set the server-wide rule of ${toolName(verdict.tool_name)} (${verdict.tool_id}) on MCP server ${id} to ${verdict.policy_action}${why}; admission unchanged.`,
     );
     return verdict;
   }

@@ -3,13 +3,14 @@
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
 import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
+import { resolveServer } from '../../name-or-id.js';
 
 export default class StopServer extends GatewayCommand {
   static override summary = 'Stop one MCP server: ACTIVE becomes BLOCKED and its open or approved approval requests are cancelled.';
   static override examples = ['<%= config.bin %> stop server SERVER_ID --reason "incident 42"'];
 
   static override args = {
-    id: Args.string({ description: 'ID of the MCP server (see servers list).', required: true }),
+    id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
   };
 
   static override flags = {
@@ -18,7 +19,9 @@ export default class StopServer extends GatewayCommand {
 
   async run(): Promise<McpStopReply> {
     const { args, flags } = await this.parse(StopServer);
-    const reply = await mcpStop(await this.api(), 'server', args.id, flags.reason);
+    const api = await this.api();
+    const { id } = await resolveServer(api, args.id, this.config.bin);
+    const reply = await mcpStop(api, 'server', id, flags.reason);
     this.log(describeMcpStop(reply));
     return reply;
   }

@@ -5,8 +5,7 @@ import { roleAtLeast } from '../../../shared/credentials.js';
 import { GatewayError } from '../../../shared/errors.js';
 import { AGENT_OPERATIONS } from '../../agents/lifecycle.js';
 import { getAgent, listAgents, registerAgent, transitionAgent, updateAgent } from '../../agents/registry.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
@@ -14,62 +13,68 @@ import { actorOf } from '../actor.js';
 const ADMIN_FIELDS = ['status', 'capability_model', 'permitted_tools', 'infrastructure_permissions'] as const;
 
 export function agentRoutes(deps: Deps): Route[] {
-  const transitions: Route[] = AGENT_OPERATIONS.map((operation) => ({
-    method: 'POST',
-    path: `/api/v1/agents/:id/${operation}`,
-    auth: 'admin',
-    body: transitionBody,
-    async handler(r) {
-      const body = parseInput(transitionBody, r.body ?? {});
-      return {
-        status: 200,
-        body: await transitionAgent(deps.sql, r.principal.projectId, r.params.id!, operation, body.reason ?? null, actorOf(r)),
-      };
-    },
-  }));
+  const transitions: Route[] = AGENT_OPERATIONS.map((operation) =>
+    defineRoute({
+      method: 'POST',
+      path: `/api/v1/agents/:id/${operation}`,
+      summary: `${operation[0]!.toUpperCase()}${operation.slice(1)} an agent: one step of its lifecycle`,
+      auth: 'admin',
+      body: transitionBody,
+      async handler(r) {
+        return {
+          status: 200,
+          body: await transitionAgent(deps.sql, r.principal.projectId, r.params.id!, operation, r.body.reason ?? null, actorOf(r)),
+        };
+      },
+    }),
+  );
   return [
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/agents',
+      summary: 'Register an agent',
       auth: 'editor',
       body: agentRegisterBody,
       async handler(r) {
-        const input = parseInput(agentRegisterBody, r.body);
+        const { body: input } = r;
         return { status: 201, body: await registerAgent(deps.sql, r.principal.projectId, input, actorOf(r)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/v1/agents',
+      summary: 'List agents',
       auth: 'viewer',
       query: agentListQuery,
       async handler(r) {
-        const q = parseInput(agentListQuery, Object.fromEntries(r.query));
+        const { query: q } = r;
         return { status: 200, body: await listAgents(deps.sql, r.principal.projectId, q) };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/agents/:id',
+      summary: 'Read one agent',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getAgent(deps.sql, r.principal.projectId, r.params.id!) };
       },
     },
-    {
+    defineRoute({
       method: 'PATCH',
       path: '/api/v1/agents/:id',
+      summary: 'Update an agent',
       auth: 'editor',
       body: agentPatchBody,
       async handler(r) {
-        const patch = parseInput(agentPatchBody, r.body);
+        const { body: patch } = r;
         const needsAdmin = ADMIN_FIELDS.filter((f) => patch[f] !== undefined);
         if (needsAdmin.length > 0 && !roleAtLeast(r.principal.role, 'admin')) {
           throw new GatewayError('forbidden', `Changing ${needsAdmin.join(', ')} needs the admin role.`);
         }
         return { status: 200, body: await updateAgent(deps.sql, r.principal.projectId, r.params.id!, patch, actorOf(r)) };
       },
-    },
+    }),
     ...transitions,
   ];
 }

@@ -11,6 +11,7 @@ export function anchorRoutes(deps: Deps, anchor: AnchorService): Route[] {
     {
       method: 'GET',
       path: '/api/v1/ledger/anchor',
+      summary: 'Ledger anchoring status',
       auth: 'viewer',
       async handler() {
         return { status: 200, body: await anchorStatus(deps.sql, anchor.settings) };
@@ -19,6 +20,7 @@ export function anchorRoutes(deps: Deps, anchor: AnchorService): Route[] {
     {
       method: 'POST',
       path: '/api/v1/ledger/anchor/run',
+      summary: 'Anchor the ledger now',
       auth: 'admin',
       async handler() {
         if (!anchor.settings) throw new GatewayError('anchoring_not_configured');

@@ -1,7 +1,6 @@
 // /api/v1/keys (project API keys and user tokens) and /api/v1/extensions (extension keys).
 import { createExtensionBody, createKeyBody } from '../../../shared/schemas.js';
-import { parseInput } from '../../http/validate.js';
-import type { Route } from '../../http/types.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { createCredential, listCredentials, revokeCredential } from '../../project/keys.js';
 import type { Deps } from '../../deps.js';
 import { GATEWAY_VERSION } from '../../version.js';
@@ -13,6 +12,7 @@ export function credentialRoutes(deps: Deps): Route[] {
       // Who am I: lets gatewayctl login and whoami report the role and identity behind a token.
       method: 'GET',
       path: '/api/v1/me',
+      summary: 'Who is calling: credential, role, project, versions',
       auth: 'viewer',
       async handler(r) {
         const p = r.principal;
@@ -30,13 +30,14 @@ export function credentialRoutes(deps: Deps): Route[] {
         };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/keys',
+      summary: 'Create a project key or user token',
       auth: 'admin',
       body: createKeyBody,
       async handler(r) {
-        const body = parseInput(createKeyBody, r.body);
+        const { body } = r;
         const kind = body.user_id ? 'user_token' : 'project_key';
         const c = await createCredential(
           deps.sql,
@@ -46,10 +47,11 @@ export function credentialRoutes(deps: Deps): Route[] {
         );
         return { status: 201, body: { id: c.id, name: c.name, role: c.role, user_id: c.user_id, kind: c.kind, key: c.token } };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/keys',
+      summary: 'List project keys and user tokens',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: { keys: await listCredentials(deps.sql, r.principal.projectId, ['project_key', 'user_token']) } };
@@ -58,6 +60,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/keys/:id',
+      summary: 'Revoke a key or user token',
       auth: 'admin',
       async handler(r) {
         return {
@@ -66,13 +69,14 @@ export function credentialRoutes(deps: Deps): Route[] {
         };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/extensions',
+      summary: 'Create an extension key',
       auth: 'admin',
       body: createExtensionBody,
       async handler(r) {
-        const body = parseInput(createExtensionBody, r.body);
+        const { body } = r;
         const c = await createCredential(
           deps.sql,
           r.principal.projectId,
@@ -81,10 +85,11 @@ export function credentialRoutes(deps: Deps): Route[] {
         );
         return { status: 201, body: { id: c.id, name: c.name, api_key: c.token } };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/extensions',
+      summary: 'List extension keys',
       auth: 'admin',
       async handler(r) {
         const rows = await listCredentials(deps.sql, r.principal.projectId, ['extension']);
@@ -94,6 +99,7 @@ export function credentialRoutes(deps: Deps): Route[] {
     {
       method: 'DELETE',
       path: '/api/v1/extensions/:id',
+      summary: 'Revoke an extension key',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await revokeCredential(deps.sql, r.principal.projectId, r.params.id!, ['extension'], actorOf(r)) };

@@ -28,6 +28,7 @@ export function healthRoutes(deps: Deps, anchor: AnchorService): Route[] {
     {
       method: 'GET',
       path: '/healthz',
+      summary: 'Health of the daemon and its database',
       auth: 'public',
       async handler() {
         const up = await databaseUp(deps);
@@ -44,6 +45,7 @@ export function healthRoutes(deps: Deps, anchor: AnchorService): Route[] {
     {
       method: 'GET',
       path: '/metrics',
+      summary: 'Prometheus metrics',
       auth: 'public',
       async handler() {
         const text = await deps.metrics.registry.metrics();

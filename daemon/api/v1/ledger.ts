@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { verifyProofBody } from '../../../shared/trace-schemas.js';
 import { verifierKey } from '../../../shared/signed-note.js';
 import { GatewayError } from '../../../shared/errors.js';
-import { parseInput } from '../../http/validate.js';
-import type { Route } from '../../http/types.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { latestCheckpoint } from '../../ledger/checkpoints.js';
 import { checkChain } from '../../ledger/check-chain.js';
 import { checkProof } from '../../ledger/check-proof.js';
@@ -21,31 +20,34 @@ const adminLogQuery = z.object({
 
 export function ledgerRoutes(deps: Deps): Route[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/api/v1/ledger/verify-chain',
+      summary: 'Check the hash chain of a ledger stream',
       auth: 'admin',
       query: chainQuery,
       async handler(r) {
-        const q = parseInput(chainQuery, Object.fromEntries(r.query));
+        const { query: q } = r;
         return { status: 200, body: await checkChain(deps.sql, r.principal.projectId, q.stream) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/api/v1/verify-proof',
+      summary: 'Check a trace against the signed checkpoint (Merkle proof)',
       auth: 'viewer',
       body: verifyProofBody,
       async handler(r) {
-        const body = parseInput(verifyProofBody, r.body);
+        const { body } = r;
         const report = await checkProof(deps.sql, deps.checkpointKey, r.principal.projectId, body.trace_id);
         if (!report) throw new GatewayError('not_found');
         return { status: 200, body: report };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/ledger/checkpoint',
+      summary: 'The latest signed checkpoint',
       auth: 'viewer',
       async handler(r) {
         const cp = await latestCheckpoint(deps.sql, r.principal.projectId);
@@ -63,13 +65,14 @@ export function ledgerRoutes(deps: Deps): Route[] {
         };
       },
     },
-    {
+    defineRoute({
       method: 'GET',
       path: '/api/v1/admin-log',
+      summary: 'The admin log: who changed what',
       auth: 'admin',
       query: adminLogQuery,
       async handler(r) {
-        const q = parseInput(adminLogQuery, Object.fromEntries(r.query));
+        const { query: q } = r;
         const rows = await deps.sql<Record<string, unknown>[]>`
           select * from admin_log where project_id = ${r.principal.projectId} and sequence_num > ${q.after}
           order by sequence_num limit ${q.limit}`;
@@ -84,6 +87,6 @@ export function ledgerRoutes(deps: Deps): Route[] {
         );
         return { status: 200, body: { entries } };
       },
-    },
+    }),
   ];
 }

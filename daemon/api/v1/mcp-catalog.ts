@@ -2,8 +2,7 @@
 // catalog (every template locked), the refusal that goes with it, and the bundled registry catalog.
 import { GatewayError } from '../../../shared/errors.js';
 import { fromTemplateBody, registryQuery } from '../../../shared/mcp-catalog-schemas.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { loadRegistryCatalog, searchRegistry, type RegistryCatalog } from '../../mcp/catalog/official-registry.js';
 import { findTemplate, lockedMessage, TEMPLATES } from '../../mcp/catalog/templates.js';
 import type { Deps } from '../../deps.js';
@@ -15,18 +14,20 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
     {
       method: 'GET',
       path: '/api/v1/mcp/templates',
+      summary: 'List MCP connector templates',
       auth: 'viewer',
       async handler() {
         return { status: 200, body: { templates: TEMPLATES } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers/from-template',
+      summary: 'Register an MCP server from a template',
       auth: 'editor',
       body: fromTemplateBody,
       async handler(r) {
-        const body = parseInput(fromTemplateBody, r.body);
+        const { body } = r;
         const template = findTemplate(body.template_id);
         if (!template)
           throw new GatewayError(
@@ -35,16 +36,17 @@ export function mcpCatalogRoutes(deps: Pick<Deps, 'log'>, catalog: RegistryCatal
           );
         throw new GatewayError('mcp_template_unavailable', lockedMessage(template));
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/v1/mcp/registry',
+      summary: 'Search the bundled MCP registry catalog',
       auth: 'viewer',
       query: registryQuery,
       async handler(r) {
-        const query = parseInput(registryQuery, Object.fromEntries(r.query));
+        const { query } = r;
         return { status: 200, body: searchRegistry(catalog, query) };
       },
-    },
+    }),
   ];
 }

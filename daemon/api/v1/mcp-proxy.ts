@@ -4,11 +4,10 @@
 import { GatewayError } from '../../../shared/errors.js';
 import { approvalDecideBody } from '../../../shared/verify-policy-schemas.js';
 import { decideApproval, getApproval, listOpenOfKind } from '../../approvals/store.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { proxyOther, proxyPost } from '../../mcp/proxy/handler.js';
 import { OutcomeRecorder } from '../../mcp/proxy/outcomes.js';
-import { mcpEmergencyStop, parseStopBody } from '../../mcp/servers/emergency-stop.js';
+import { mcpEmergencyStop, stopBody } from '../../mcp/servers/emergency-stop.js';
 import type { ProxyDeps } from '../../mcp/proxy/tool-call.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
@@ -26,6 +25,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'POST',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: send a JSON-RPC message to a server through the gateway',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -35,6 +35,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'GET',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: the server-to-client event stream',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -43,6 +44,7 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'DELETE',
       path: '/api/v1/mcp/proxy/:server_id',
+      summary: 'MCP proxy: end a session',
       auth: 'viewer',
       governance: true,
       writesOnlyTraces: true,
@@ -51,18 +53,20 @@ export function createMcpProxy(deps: Deps): McpProxy {
     {
       method: 'GET',
       path: '/api/v1/mcp/approvals',
+      summary: 'List open MCP approval requests',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { approvals: await listOpenOfKind(deps.sql, r.principal.projectId, 'mcp') } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/approvals/:id/decide',
+      summary: 'Approve or deny an MCP approval request',
       auth: 'admin',
       body: approvalDecideBody,
       async handler(r) {
-        const body = parseInput(approvalDecideBody, r.body);
+        const { body } = r;
         const approval = await getApproval(deps.sql, r.principal.projectId, r.params.id!);
         if (approval.kind !== 'mcp') throw new GatewayError('not_found', 'No MCP approval request with this id.');
         return {
@@ -70,16 +74,17 @@ export function createMcpProxy(deps: Deps): McpProxy {
           body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/emergency-stop',
+      summary: 'Targeted MCP stop of one server or agent',
       auth: 'admin',
+      body: stopBody,
       async handler(r) {
-        const body = parseStopBody(r.body);
-        return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, body, actorOf(r)) };
+        return { status: 200, body: await mcpEmergencyStop(deps.sql, r.principal.projectId, r.body, actorOf(r)) };
       },
-    },
+    }),
   ];
   return { routes, outcomes };
 }

@@ -3,8 +3,7 @@
 import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
 import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
 import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/tool-rules.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { scanMcpServer } from '../../mcp/scan/scan-server.js';
 import {
   deleteServer,
@@ -18,6 +17,7 @@ import {
 } from '../../mcp/servers/registry.js';
 import { listTools } from '../../mcp/servers/tools.js';
 import { withProxyUrl } from '../../mcp/servers/proxy-url.js';
+import { addressWarning } from '../../mcp/servers/address-warning.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
@@ -28,45 +28,52 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/servers',
+      summary: 'List MCP servers',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { servers: (await listServers(deps.sql, r.principal.projectId)).map(record) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers',
+      summary: 'Register an MCP server',
       auth: 'editor',
       body: serverRegisterBody,
       async handler(r) {
-        const body = parseInput(serverRegisterBody, r.body);
-        return { status: 201, body: record(await registerServer(deps.sql, r.principal.projectId, body, actorOf(r))) };
+        const registered = record(await registerServer(deps.sql, r.principal.projectId, r.body, actorOf(r)));
+        // A warning, not a refusal: the allow-list may change before the scan, which checks again.
+        const warning = await addressWarning(registered.server_url, deps.config.upstreamAllow);
+        return { status: 201, body: warning ? { ...registered, warnings: [warning] } : registered };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Read one MCP server',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: record(presentServer(await getServerRow(deps.sql, r.principal.projectId, r.params.id!))) };
       },
     },
-    {
+    defineRoute({
       method: 'PATCH',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Update an MCP server (name, description, sign-in)',
       auth: 'editor',
       body: serverPatchBody,
       async handler(r) {
-        const body = parseInput(serverPatchBody, r.body);
+        const { body } = r;
         return {
           status: 200,
           body: record(await updateServer(deps.sql, deps.secretBox, r.principal.projectId, r.params.id!, body, actorOf(r))),
         };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: '/api/v1/mcp/servers/:id',
+      summary: 'Delete an MCP server and its tools',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -75,6 +82,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/pause',
+      summary: 'Pause an ACTIVE MCP server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: record(await pauseServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r))) };
@@ -83,6 +91,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/reject',
+      summary: 'Reject a pending MCP server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await rejectServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -91,6 +100,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/scan',
+      summary: 'Scan an MCP server: its tools, classification and poisoning checks',
       auth: 'editor',
       async handler(r) {
         const reply = await scanMcpServer(
@@ -112,6 +122,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/activate',
+      summary: 'Approve a server with its tools, or resume a paused one',
       auth: 'admin',
       async handler(r) {
         const reply = await activateServer(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r));
@@ -122,18 +133,20 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/release',
+      summary: 'Admit new or changed tools of an ACTIVE server',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await releaseTools(deps.sql, r.principal.projectId, r.params.id!, r.body, actorOf(r)) };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/servers/:id/tools/:tool_id/verdict',
+      summary: 'Set the server-wide rule of one tool',
       auth: 'admin',
       body: verdictBody,
       async handler(r) {
-        const body = parseInput(verdictBody, r.body);
+        const { body } = r;
         return {
           status: 200,
           body: await setVerdict(
@@ -147,28 +160,31 @@ export function mcpServerRoutes(deps: Deps): Route[] {
           ),
         };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/mcp/policies',
+      summary: 'List MCP rules',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/mcp/policies',
+      summary: 'Add an MCP rule for a tool, an agent or both',
       auth: 'editor',
       body: mcpPolicyCreateBody,
       async handler(r) {
-        const body = parseInput(mcpPolicyCreateBody, r.body);
+        const { body } = r;
         return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: '/api/v1/mcp/policies/:id',
+      summary: 'Remove an MCP rule',
       auth: 'admin',
       async handler(r) {
         return { status: 200, body: await deleteMcpPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
@@ -177,6 +193,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id/tools',
+      summary: 'List the tools of an MCP server',
       auth: 'viewer',
       async handler(r) {
         const server = await getServerRow(deps.sql, r.principal.projectId, r.params.id!);

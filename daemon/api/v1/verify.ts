@@ -2,13 +2,17 @@
 // field-role registry of structured input (reads any role, writes Admin), and approvals (reads any
 // role, decisions by an Admin user token).
 import { GatewayError } from '../../../shared/errors.js';
-import { isTraceId } from '../../traces/query.js';
-import { approvalDecideBody, fieldRolesBody, policyCreateBody, policyPatchBody } from '../../../shared/verify-policy-schemas.js';
+import {
+  approvalDecideBody,
+  approvalStatusQuery,
+  fieldRolesBody,
+  policyCreateBody,
+  policyPatchBody,
+} from '../../../shared/verify-policy-schemas.js';
 import { verifyRequestBody } from '../../../shared/verify-request-schema.js';
 import { approvalOfTrace, decideApproval } from '../../approvals/store.js';
 import { getApprovalView, listOpenViews } from '../../approvals/view.js';
-import type { Route } from '../../http/types.js';
-import { parseInput } from '../../http/validate.js';
+import { defineRoute, type Route } from '../../http/types.js';
 import { databaseDegraded } from '../../db/availability.js';
 import { governanceHeaders } from '../../http/governance-headers.js';
 import { appendAdmin } from '../../ledger/append.js';
@@ -20,59 +24,65 @@ import { actorOf } from '../actor.js';
 
 export function verifyRoutes(deps: Deps): Route[] {
   return [
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/verify',
+      summary: 'Verify a prompt: policies and detectors decide, a trace records it',
       auth: 'viewer',
       localized: true,
       governance: true,
       writesOnlyTraces: true,
       body: verifyRequestBody,
       async handler(r) {
-        const body = parseInput(verifyRequestBody, r.body);
+        const { body } = r;
         const outcome = await runVerify(deps, r.principal.projectId, body, r.ctx.locale ?? 'en');
         return { status: outcome.status, body: outcome.body, headers: governanceHeaders(outcome.written, databaseDegraded(deps.sql)) };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/verify/policies',
+      summary: 'List prompt policies',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { policies: await listPolicies(deps.sql, r.principal.projectId) } };
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/api/v1/verify/policies',
+      summary: 'Create a prompt policy',
       auth: 'admin',
       body: policyCreateBody,
       async handler(r) {
-        const body = parseInput(policyCreateBody, r.body);
+        const { body } = r;
         return { status: 201, body: await createPolicy(deps.sql, r.principal.projectId, body, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Read one prompt policy',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getPolicy(deps.sql, r.principal.projectId, r.params.id!) };
       },
     },
-    {
+    defineRoute({
       method: 'PATCH',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Change a prompt policy',
       auth: 'admin',
       body: policyPatchBody,
       async handler(r) {
-        const body = parseInput(policyPatchBody, r.body);
+        const { body } = r;
         return { status: 200, body: await updatePolicy(deps.sql, r.principal.projectId, r.params.id!, body, actorOf(r)) };
       },
-    },
+    }),
     {
       method: 'DELETE',
       path: '/api/v1/verify/policies/:id',
+      summary: 'Remove a prompt policy',
       auth: 'admin',
       async handler(r) {
         const deleted = await deletePolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r));
@@ -82,6 +92,7 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/verify/field-roles/:tool',
+      summary: 'The field roles of a tool (structured input)',
       auth: 'viewer',
       async handler(r) {
         const rows = await deps.sql<{ field: string; role: string }[]>`
@@ -90,13 +101,14 @@ export function verifyRoutes(deps: Deps): Route[] {
         return { status: 200, body: { tool_name: r.params.tool, fields: Object.fromEntries(rows.map((x) => [x.field, x.role])) } };
       },
     },
-    {
+    defineRoute({
       method: 'PUT',
       path: '/api/v1/verify/field-roles/:tool',
+      summary: 'Set the field roles of a tool',
       auth: 'admin',
       body: fieldRolesBody,
       async handler(r) {
-        const body = parseInput(fieldRolesBody, r.body);
+        const { body } = r;
         const tool = r.params.tool!;
         if (tool.length > 200) throw new GatewayError('validation_error', 'Invalid request: tool: at most 200 characters');
         await deps.sql.begin(async (tx) => {
@@ -120,10 +132,11 @@ export function verifyRoutes(deps: Deps): Route[] {
         });
         return { status: 200, body: { tool_name: tool, fields: body.fields } };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/api/v1/approvals',
+      summary: 'List open approval requests',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: { approvals: await listOpenViews(deps.sql, r.principal.projectId) } };
@@ -132,18 +145,20 @@ export function verifyRoutes(deps: Deps): Route[] {
     {
       method: 'GET',
       path: '/api/v1/approvals/:id',
+      summary: 'Read one approval request',
       auth: 'viewer',
       async handler(r) {
         return { status: 200, body: await getApprovalView(deps.sql, r.principal.projectId, r.params.id!) };
       },
     },
-    {
+    defineRoute({
       method: 'GET',
       path: '/api/v1/approvals/status',
+      summary: 'The approval of a held verify call, by its trace',
       auth: 'viewer',
+      query: approvalStatusQuery,
       async handler(r) {
-        const traceId = r.query.get('trace_id') ?? '';
-        if (!isTraceId(traceId)) throw new GatewayError('validation_error', 'Invalid request: trace_id: a trace id (UUID) is required');
+        const traceId = r.query.trace_id;
         const a = await approvalOfTrace(deps.sql, r.principal.projectId, traceId);
         return {
           status: 200,
@@ -158,19 +173,20 @@ export function verifyRoutes(deps: Deps): Route[] {
           },
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/api/v1/approvals/:id/decide',
+      summary: 'Approve or deny an approval request',
       auth: 'admin',
       body: approvalDecideBody,
       async handler(r) {
-        const body = parseInput(approvalDecideBody, r.body);
+        const { body } = r;
         return {
           status: 200,
           body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)),
         };
       },
-    },
+    }),
   ];
 }

@@ -31,6 +31,7 @@ import { headersWaitMs, UpstreamDeadline } from '../client/deadline.js';
 import { McpClientError, toClientError } from '../client/errors.js';
 import { DEADLINE_SETTINGS, type ExchangeLimits, mediaType } from '../client/http-exchange.js';
 import { formatSseEvent, SseParser, type SseEvent } from '../client/sse.js';
+import { sendStatusError } from '../../http/respond.js';
 import { FORWARDED_RESPONSE } from './headers.js';
 import { rpcError } from './rpc.js';
 import { failureOutcome, failureReason, sendRpcError, type Seen } from './upstream-failure.js';
@@ -217,15 +218,44 @@ async function relaySse(
   return seen;
 }
 
-async function passBounded(res: ServerResponse, status: number, headers: Record<string, string>, body: Body): Promise<void> {
-  let raw: Buffer;
+async function readRefusal(body: Body): Promise<Buffer> {
   try {
-    raw = await readBounded(body, REFUSAL_BODY_LIMIT, undefined);
+    return await readBounded(body, REFUSAL_BODY_LIMIT, undefined);
   } catch {
-    raw = Buffer.alloc(0);
+    return Buffer.alloc(0);
   }
+}
+
+async function passBounded(res: ServerResponse, status: number, headers: Record<string, string>, body: Body): Promise<void> {
+  const raw = await readRefusal(body);
   res.writeHead(status, { ...headers, 'content-length': raw.length });
   res.end(raw);
+}
+
+function isJson(raw: Buffer): boolean {
+  try {
+    JSON.parse(raw.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An upstream's 4xx goes on with its status; one whose body is not JSON (a bare 405 to the GET
+ * stream a server does not offer) carries the gateway's error object instead, and its Allow.
+ */
+async function passRefusal(res: ServerResponse, req: RelayRequest, up: Upstream, headers: Record<string, string>): Promise<void> {
+  const raw = await readRefusal(up.body);
+  if (isJson(raw)) {
+    res.writeHead(up.statusCode, { ...headers, 'content-length': raw.length });
+    res.end(raw);
+    return;
+  }
+  const allow = single(up.headers.allow);
+  const { 'content-type': _upstreamType, ...kept } = headers;
+  const why = up.statusCode === 405 ? `does not take ${req.method} on its endpoint` : `refused the request with HTTP ${up.statusCode}`;
+  sendStatusError(res, up.statusCode, `The upstream MCP server ${why}.`, { ...kept, ...(allow ? { Allow: allow } : {}) });
 }
 
 type Upstream = Dispatcher.ResponseData;
@@ -235,7 +265,7 @@ async function answerRefusal(res: ServerResponse, req: RelayRequest, up: Upstrea
   const status = up.statusCode;
   if (status >= 400 && status < 500 && status !== 401 && status !== 403) {
     if (status === 404 && req.headers['mcp-session-id'] !== undefined) await hook(req.onSessionGone?.());
-    await passBounded(res, status, headers, up.body);
+    await passRefusal(res, req, up, headers);
     return { outcome: 'http_error', rpcCode: null };
   }
   await discard(up.body);

@@ -4,6 +4,7 @@
 // and the policy can never see two different calls. What goes upstream is an allow-list: never the
 // caller's Authorization (the MCP specification forbids token passthrough), cookies or gateway headers.
 import type { IncomingHttpHeaders } from 'node:http';
+import { quoted } from '../../../shared/text.js';
 import { MODERN_PROTOCOL_VERSION } from '../client/protocol.js';
 import type { RpcMessage } from './rpc.js';
 
@@ -33,10 +34,10 @@ export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): 
   const method = header(headers, 'mcp-method');
   if (method === undefined && modern) return 'Mcp-Method header missing';
   if (method !== undefined && method !== msg.method)
-    return `Mcp-Method header ${JSON.stringify(method)} does not match the body's method ${JSON.stringify(msg.method)}`;
+    return `Mcp-Method header ${quoted(method)} does not match the body's method ${quoted(msg.method)}`;
   const field = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method]! : null;
   const name = header(headers, 'mcp-name');
-  if (field === null) return name === undefined ? null : `Mcp-Name header sent for method ${msg.method}, which names nothing`;
+  if (field === null) return name === undefined ? null : `Mcp-Name header sent for method ${quoted(msg.method)}, which names nothing`;
   const source = msg.params?.[field];
   if (name === undefined) return modern ? 'Mcp-Name header missing' : null;
   if (typeof source !== 'string' || decodeName(name) !== source) return `Mcp-Name header does not match params.${field}`;

@@ -9,26 +9,32 @@ import { z } from 'zod';
 import { GatewayError } from '../../../shared/errors.js';
 import { endMcpApprovals } from '../../approvals/store.js';
 import type { Sql } from '../../db/connect.js';
-import { parseInput } from '../../http/validate.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
 import { getServerRow } from './registry.js';
 
-const stopBody = z
+const liveScopes = z
   .object({
-    scope: z.enum(['server', 'agent'], { error: 'must be server or agent' }),
+    scope: z.enum(['server', 'agent']),
     target_id: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
     reason: z.string().max(2000).optional(),
   })
   .strict();
-export type StopBody = z.output<typeof stopBody>;
 
-/** Scope `all` answers before any other check: it names the removed behaviour. */
-export function parseStopBody(body: unknown): StopBody {
-  if (typeof body === 'object' && body !== null && (body as { scope?: unknown }).scope === 'all')
+/**
+ * Scope `all` answers before any other check, with the code that names the removed behaviour (the
+ * route table validates with this schema; the refusal passes through it as the gateway's error).
+ */
+const removedScope = z
+  .object({ scope: z.literal('all') })
+  .loose()
+  .describe('Removed: answered 400 mcp_scope_all_removed (use the project emergency stop).')
+  .transform((): never => {
     throw new GatewayError('mcp_scope_all_removed');
-  return parseInput(stopBody, body);
-}
+  });
+
+export const stopBody = z.discriminatedUnion('scope', [removedScope, liveScopes], { error: 'must be server or agent' });
+export type StopBody = z.output<typeof liveScopes>;
 
 export interface StopReply {
   scope: 'server' | 'agent';

@@ -15,6 +15,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { RULES, type Rule } from '../../../shared/agent-schemas.js';
 import { GatewayError } from '../../../shared/errors.js';
+import { quoted } from '../../../shared/text.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
@@ -48,6 +49,11 @@ const isRule = (v: unknown): v is Rule => typeof v === 'string' && (RULES as rea
 const asObject = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/** At most five names, quoted, and how many more. */
+function quotedList(names: readonly string[]): string {
+  return names.slice(0, 5).map(quoted).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+}
+
 /** The body's tools array, checked against the decidable set in the documented order. */
 function decide(body: unknown, decidable: readonly ToolState[], mode: 'approve' | 'release', author: string | null): Decision[] {
   const tools = asObject(body).tools;
@@ -57,23 +63,26 @@ function decide(body: unknown, decidable: readonly ToolState[], mode: 'approve' 
   if (mode === 'approve') {
     const named = new Set(entries.map((e) => e.tool_id));
     const missing = decidable.filter((t) => !named.has(t.id)).map((t) => t.name);
-    if (missing.length > 0) throw new GatewayError('mcp_release_tool_missing', `Tools of the last scan not named: ${missing.join(', ')}.`);
+    if (missing.length > 0) throw new GatewayError('mcp_release_tool_missing', `Tools of the last scan not named: ${quotedList(missing)}.`);
   }
   const unknown = entries.filter((e) => typeof e.tool_id !== 'string' || !byId.has(e.tool_id));
   if (unknown.length > 0)
     throw new GatewayError(
       'mcp_release_tool_unknown',
-      `Not in the decidable set: ${unknown.map((e) => JSON.stringify(e.tool_id ?? null)).join(', ')}.`,
+      `Not in the decidable set: ${quotedList(unknown.map((e) => (typeof e.tool_id === 'string' ? e.tool_id : JSON.stringify(e.tool_id ?? null))))}.`,
     );
   const seen = new Set<string>();
   for (const e of entries) {
     if (seen.has(e.tool_id as string))
-      throw new GatewayError('mcp_release_tool_duplicate', `Named more than once: ${byId.get(e.tool_id as string)!.name}.`);
+      throw new GatewayError('mcp_release_tool_duplicate', `Named more than once: ${quoted(byId.get(e.tool_id as string)!.name)}.`);
     seen.add(e.tool_id as string);
   }
   const badRule = entries.find((e) => !isRule(e.rule));
   if (badRule)
-    throw new GatewayError('mcp_release_rule_invalid', `Rule ${JSON.stringify(badRule.rule ?? null)} is not one of ${RULES.join(', ')}.`);
+    throw new GatewayError(
+      'mcp_release_rule_invalid',
+      `Rule ${quoted(typeof badRule.rule === 'string' ? badRule.rule : JSON.stringify(badRule.rule ?? null))} is not one of ${RULES.join(', ')}.`,
+    );
   if (mode === 'release') {
     const admitted = entries
       .map((e) => byId.get(e.tool_id as string)!)

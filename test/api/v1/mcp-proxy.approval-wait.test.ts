@@ -217,6 +217,8 @@ t.test('denied while it waits: -32003 APPROVAL_DENIED with who and why; nothing 
     (answer.error as { message: string }).message,
     `Approval ${id} for this call to tool "delete_file" was denied by alice ("not today")`,
   );
+  // The call carried no approval id: the text must not tell it to leave one out (issue 24, item 8).
+  t.notMatch((answer.error as { message: string }).message, /this approval id/);
   t.equal(upstream.calls(), 0);
   t.same(
     (await callTraces(px.gw)).map((x) => x.decision),

@@ -257,7 +257,7 @@ t.test('held calls: approval bound to the exact arguments, used once, listed whi
   t.match(denied.body.error, { code: -32003, data: { reason: 'APPROVAL_DENIED', approval_id: denyMe } });
   t.equal(
     denied.body.error.message,
-    `Approval ${denyMe} for this call to tool "delete_file" was denied by alice ("not this folder"). The call was not forwarded; repeat it without this approval id to ask again.`,
+    `Approval ${denyMe} for this call to tool "delete_file" was denied by alice ("not this folder"). The call was not forwarded and this approval stays denied; to ask again, make the call without an approval id (a new request is opened).`,
   );
 
   // conflicting ids in header and arguments: a malformed request, not a decision

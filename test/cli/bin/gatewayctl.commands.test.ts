@@ -1,9 +1,13 @@
 // Every gatewayctl command explains itself (issue 20): a summary, at least one example, and --json
 // for scripts (the one exception says why); and one verb per meaning: a command named with another
 // word for create, get, update or delete answers to the standard verb too (an alias).
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Config } from '@oclif/core';
 import t from 'tap';
+import { runCli } from '../../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -56,3 +60,20 @@ t.test('a command named with another word for create, get or delete also answers
   t.ok(set?.aliases.includes('project:update'), 'project set is project update too');
   t.ok(ours.find((c) => c.id === 'keys:revoke')?.aliases.includes('keys:delete'), 'keys revoke is keys delete too');
 });
+
+t.test(
+  'topic help names what the topic holds: servers names approve, release and verdict; notifications is a topic, not one command',
+  async (t) => {
+    const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-topics-'));
+    t.teardown(() => fs.rm(home, { recursive: true, force: true }));
+    const env = { GATEWAYCTL_CONFIG: path.join(home, 'none.json') };
+    const servers = await runCli(['servers', '--help'], home, env);
+    for (const verb of ['approve', 'release', 'verdict']) t.match(servers.stdout.split('\n')[0], verb, `servers topic summary: ${verb}`);
+    const notifications = await runCli(['notifications', '--help'], home, env);
+    t.match(notifications.stdout.split('\n')[0], /^Outbound notification webhooks: their subscriptions .* and the delivery log/);
+    t.match(notifications.stdout, /TOPICS\n\s+notifications subscriptions/);
+    t.match(notifications.stdout, /COMMANDS\n\s+notifications deliveries/);
+    const root = await runCli(['--help'], home, env);
+    t.match(root.stdout, /notifications\s+Outbound notification webhooks/);
+  },
+);

@@ -1,11 +1,12 @@
 // gatewayctl in a real terminal (tmux): shell completion from oclif's autocomplete plugin, and
-// "did you mean" from its not-found plugin for a mistyped command.
+// "did you mean" from its not-found plugin for a mistyped command; piped, the same suggestion on
+// stderr (cli/hooks/command-not-found.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { CLI_BIN } from '../../helpers/cli.js';
+import { CLI_BIN, runCli } from '../../helpers/cli.js';
 import { eventually } from '../../helpers/eventually.js';
 
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
@@ -57,4 +58,13 @@ t.test('a mistyped command asks "did you mean" the closest one', async (t) => {
   t.match(term.screen(), /agent lst is not a gatewayctl command/);
   term.send('n', 'Enter');
   t.ok(await eventually(() => /Run gatewayctl help for a list of available commands/.test(term.screen())), 'declined: where to look');
+});
+
+t.test('piped (no terminal), a mistyped command still gets the closest one, on stderr, and exit 127', async (t) => {
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-piped-'));
+  t.teardown(() => fs.rm(home, { recursive: true, force: true }));
+  const run = await runCli(['agent', 'lst'], home, { GATEWAYCTL_CONFIG: path.join(home, 'none.json') });
+  t.equal(run.code, 127);
+  t.equal(run.stdout, '', 'nothing on stdout');
+  t.match(run.stderr, /^"agent lst" is not a gatewayctl command\. Did you mean "agents list"\? \(gatewayctl help lists them\)$/m);
 });

@@ -9,7 +9,8 @@ import path from 'node:path';
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runCli, type CliRun } from '../../helpers/cli.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI_BIN, runCli, type CliRun } from '../../helpers/cli.js';
 import { activeAgent, activeServer, callTraces, startCountingServer, startProxyGateway } from '../../helpers/mcp-proxy.js';
 
 const px = await startProxyGateway(t);
@@ -118,8 +119,9 @@ t.test('claude-desktop: the bridge entry, the key only in the token file (never 
   const run = await ctl(['connect', 'weather', '--client', 'claude-desktop', '--json']);
   t.equal(run.code, 0, run.stderr);
   const entry = run.json.config.mcpServers.weather;
-  t.same(entry.command, 'gatewayctl');
-  t.same(entry.args, ['bridge', server.id]);
+  t.equal(entry.command, process.execPath, 'node by its absolute path: `gatewayctl` is on no PATH in a checkout');
+  t.same(entry.args, [CLI_BIN, 'bridge', server.id], "gatewayctl's own script by its absolute path");
+  t.ok(path.isAbsolute(entry.args[0]));
   t.same(entry.env, { GATEWAY_URL: gw.url, GATEWAY_TOKEN_FILE: run.json.token_file });
   t.equal(run.json.token_file, path.join(home, 'gatewayctl', 'tokens', `${run.json.key.id}.token`));
   t.equal(run.json.file, path.join(home, 'xdg', 'Claude', 'claude_desktop_config.json'));
@@ -239,10 +241,28 @@ t.test('claude-desktop --write: the per-user file merged, the key in a 0600 toke
   const doc = JSON.parse(await fs.readFile(file, 'utf8'));
   t.same(doc.globalShortcut, 'x');
   t.same(doc.mcpServers.fs, { command: 'npx', args: ['fs'] });
-  t.same(doc.mcpServers.weather.args, ['bridge', server.id]);
+  t.same(doc.mcpServers.weather.args, [CLI_BIN, 'bridge', server.id]);
   const tokenFile = doc.mcpServers.weather.env.GATEWAY_TOKEN_FILE as string;
   t.equal((await fs.stat(tokenFile)).mode & 0o777, 0o600);
   const key = (await fs.readFile(tokenFile, 'utf8')).trim();
   t.same(await toolsWith(PROXY_URL, { Authorization: `Bearer ${key}` }), TOOLS, 'the key in the file works');
   t.notMatch(run.stdout + run.stderr, new RegExp(key), 'and is shown nowhere');
+
+  // The host starts the entry as written, from its own directory, with a PATH that has no gatewayctl.
+  const entry = doc.mcpServers.weather as { command: string; args: string[]; env: Record<string, string> };
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: { ...entry.env, PATH: '/usr/bin:/bin', HOME: home },
+    cwd: os.tmpdir(),
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'desktop-host', version: '1.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  t.same(
+    (await client.listTools()).tools.map((x) => x.name).sort(),
+    TOOLS,
+    'the entry starts the bridge and lists the tools (no spawn ENOENT)',
+  );
 });

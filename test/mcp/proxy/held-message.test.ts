@@ -37,7 +37,8 @@ t.test('held anew: the presented approval and why it could not serve come first'
 t.test('denied: by whom and why, clipped; long names are clipped too', async (t) => {
   t.equal(
     deniedMessage({ id: 'ap2', decided_by: 'alice', comment: 'no' }, 'deploy'),
-    'Approval ap2 for this call to tool "deploy" was denied by alice ("no"). The call was not forwarded; repeat it without this approval id to ask again.',
+    'Approval ap2 for this call to tool "deploy" was denied by alice ("no"). The call was not forwarded and this approval stays denied; '
+      + 'to ask again, make the call without an approval id (a new request is opened).',
   );
   t.match(
     deniedMessage({ id: 'ap2', decided_by: null, comment: null }, 'deploy'),
@@ -45,4 +46,17 @@ t.test('denied: by whom and why, clipped; long names are clipped too', async (t)
   );
   t.ok(deniedMessage({ id: 'a', decided_by: 'b', comment: 'x'.repeat(5000) }, 't').length < 400);
   t.ok(heldMessage({ ...base, tool: 'y'.repeat(5000) }).length < 900);
+});
+
+t.test('a denial never says the caller sent an approval id (in wait mode it sent none)', async (t) => {
+  const text = deniedMessage({ id: 'ap2', decided_by: 'alice', comment: null }, 'deploy');
+  t.notMatch(text, /this approval id|without the approval id|repeat it/);
+  t.match(text, /make the call without an approval id/);
+});
+
+t.test('names and ids from the request are quoted short and escaped', async (t) => {
+  const text = heldMessage({ ...base, tool: `${'t'.repeat(100)}\u202e`, rejected: { id: `x\u0000${'y'.repeat(200)}`, why: 'not_found' } });
+  t.match(text, `tool "${'t'.repeat(64)}"…`);
+  t.match(text, 'No approval "x\\u0000');
+  t.notMatch(text, /y{65}/);
 });

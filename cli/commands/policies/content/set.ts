@@ -13,6 +13,7 @@ import {
   type ContentPolicyList,
 } from '../../../content-policies.js';
 import { UsageError } from '../../../errors.js';
+import { resolveServer } from '../../../name-or-id.js';
 
 export default class PoliciesContentSet extends GatewayCommand {
   static override summary = 'Set what a content detector does with arguments or results (Admin).';
@@ -41,7 +42,8 @@ export default class PoliciesContentSet extends GatewayCommand {
       if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new UsageError('--config must be a JSON object');
     }
     const api = await this.api();
-    const existing = policyFor(await api.request<ContentPolicyList>('GET', CONTENT_POLICIES_ROUTE), flags);
+    const server = flags.server === undefined ? undefined : (await resolveServer(api, flags.server, this.config.bin, '--server')).id;
+    const existing = policyFor(await api.request<ContentPolicyList>('GET', CONTENT_POLICIES_ROUTE), { ...flags, server });
     const result = existing
       ? await api.request<ContentPolicy>('PATCH', `${CONTENT_POLICIES_ROUTE}/${encodeURIComponent(existing.id)}`, {
           action: flags.action,
@@ -51,7 +53,7 @@ export default class PoliciesContentSet extends GatewayCommand {
           direction: flags.direction,
           detector: flags.detector,
           action: flags.action,
-          ...(flags.server !== undefined ? { server_id: flags.server } : {}),
+          ...(server !== undefined ? { server_id: server } : {}),
           ...(flags.tool !== undefined ? { tool_name: flags.tool } : {}),
           ...(config !== undefined ? { config } : {}),
         });

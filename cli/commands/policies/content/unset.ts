@@ -3,6 +3,7 @@
 import { GatewayCommand } from '../../../base-command.js';
 import { CONTENT_POLICIES_ROUTE, policyFor, policyLine, scopeFlags, type ContentPolicyList } from '../../../content-policies.js';
 import { UsageError } from '../../../errors.js';
+import { resolveServer } from '../../../name-or-id.js';
 
 export default class PoliciesContentUnset extends GatewayCommand {
   static override summary = 'Remove a content policy; the wider one (or the default) applies again (Admin).';
@@ -16,7 +17,8 @@ export default class PoliciesContentUnset extends GatewayCommand {
   async run(): Promise<{ id: string; deleted: true }> {
     const { flags } = await this.parse(PoliciesContentUnset);
     const api = await this.api();
-    const existing = policyFor(await api.request<ContentPolicyList>('GET', CONTENT_POLICIES_ROUTE), flags);
+    const server = flags.server === undefined ? undefined : (await resolveServer(api, flags.server, this.config.bin, '--server')).id;
+    const existing = policyFor(await api.request<ContentPolicyList>('GET', CONTENT_POLICIES_ROUTE), { ...flags, server });
     if (!existing) throw new UsageError('there is no content policy for this scope, direction and detector (see policies content list)');
     const result = await api.request<{ id: string; deleted: true }>(
       'DELETE',

@@ -7,6 +7,7 @@ import { checkBody, fieldsFromFlags } from '../../../agent-flags.js';
 import { GatewayCommand } from '../../../base-command.js';
 import { UsageError } from '../../../errors.js';
 import { MCP_POLICIES_ROUTE, mcpPolicyLine, type McpPolicy } from '../../../mcp-policies.js';
+import { resolveAgent } from '../../../name-or-id.js';
 
 const FIELDS = { action: 'action', tool: 'mcp_tool_id', agent: 'agent_id', reason: 'reason' } as const;
 const RENAMED = { mcp_tool_id: '--tool', agent_id: '--agent' };
@@ -23,7 +24,7 @@ export default class PoliciesMcpAdd extends GatewayCommand {
   static override flags = {
     action: Flags.string({ summary: 'The rule: ALLOW, LOG_ONLY, REQUIRE_APPROVAL or DENY.', required: true }),
     tool: Flags.string({ summary: 'ID of the MCP tool it applies to (see servers tools --json).' }),
-    agent: Flags.string({ summary: 'ID of the agent it applies to.' }),
+    agent: Flags.string({ summary: 'The agent it applies to, by id or name.' }),
     reason: Flags.string({ summary: 'Why, recorded with the rule and in its trace.' }),
   };
 
@@ -31,8 +32,10 @@ export default class PoliciesMcpAdd extends GatewayCommand {
     const { flags } = await this.parse(PoliciesMcpAdd);
     if (flags.tool === undefined && flags.agent === undefined)
       throw new UsageError('give --tool, --agent or both: a rule applies to a tool, an agent, or an agent on a tool');
-    const body = checkBody(mcpPolicyCreateBody, fieldsFromFlags(flags, FIELDS), RENAMED);
-    const created = await (await this.api()).request<McpPolicy>('POST', MCP_POLICIES_ROUTE, body);
+    const api = await this.api();
+    const agent = flags.agent === undefined ? undefined : (await resolveAgent(api, flags.agent, this.config.bin)).id;
+    const body = checkBody(mcpPolicyCreateBody, fieldsFromFlags({ ...flags, agent }, FIELDS), RENAMED);
+    const created = await api.request<McpPolicy>('POST', MCP_POLICIES_ROUTE, body);
     this.log(`Added MCP rule ${mcpPolicyLine(created)}.`);
     return created;
   }

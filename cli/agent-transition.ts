@@ -21,7 +21,7 @@ const DONE: Record<AgentOperation, string> = {
 
 export abstract class AgentTransitionCommand extends GatewayCommand {
   static override args = {
-    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
+    id: Args.string({ description: 'ID or name of the agent (see agents list).', required: true }),
   };
 
   static override flags = {

@@ -74,25 +74,21 @@ export const EXTENSIONS: RefKind<Named> = {
 
 const nameKey = (name: string): string => name.trim().toLowerCase();
 
-async function byId<T>(api: ApiClient, route: string): Promise<T | null> {
+/** The record at `route`, or the daemon's not_found refusal (kept: it carries the request id). */
+async function byId<T>(api: ApiClient, route: string): Promise<T | GatewayRefusal> {
   try {
     return await api.request<T>('GET', route);
   } catch (err) {
-    if (err instanceof GatewayRefusal && err.status === 404) return null;
+    if (err instanceof GatewayRefusal && err.status === 404) return err;
     throw err;
   }
 }
 
-/**
- * The record `ref` names: its id, else the one name it is unique to. `label` names the argument or
- * flag in a usage error (SERVER, --agent). Not found is the daemon's 404 shape, so it exits the same.
- */
-export async function resolveRef<T extends Named>(api: ApiClient, kind: RefKind<T>, ref: string, bin: string, label: string): Promise<T> {
+/** The record `ref` names (its id, else the one name it is unique to), or why there is none. */
+async function lookUp<T extends Named>(api: ApiClient, kind: RefKind<T>, ref: string, label: string): Promise<T | GatewayRefusal | null> {
   if (ref.trim() === '') throw new UsageError(`${label}: ${kind.a} id or name`);
-  if (kind.byId) {
-    const direct = await byId<T>(api, kind.byId(ref));
-    if (direct) return direct;
-  }
+  const direct = kind.byId ? await byId<T>(api, kind.byId(ref)) : null;
+  if (direct !== null && !(direct instanceof GatewayRefusal)) return direct;
   const all = await kind.list(api);
   const exact = all.find((x) => x.id === ref);
   if (exact) return exact;
@@ -102,7 +98,39 @@ export async function resolveRef<T extends Named>(api: ApiClient, kind: RefKind<
     throw new UsageError(
       `${label}: ${matches.length} ${kind.what}s are named "${ref}" (${matches.map((x) => x.id).join(', ')}); give the id`,
     );
-  throw new GatewayRefusal(404, 'not_found', `No ${kind.what} with id or name "${ref}" (see ${bin} ${kind.listCommand}).`, undefined);
+  return direct;
+}
+
+/**
+ * The record `ref` names: its id, else the one name it is unique to. `label` names the argument or
+ * flag in a usage error (SERVER, --agent). Not found has the daemon's shape, so it exits the same, and
+ * the request id of the daemon's own not_found where the kind has a route by id.
+ */
+export async function resolveRef<T extends Named>(api: ApiClient, kind: RefKind<T>, ref: string, bin: string, label: string): Promise<T> {
+  const found = await lookUp(api, kind, ref, label);
+  if (found !== null && !(found instanceof GatewayRefusal)) return found;
+  const message = `No ${kind.what} with id or name "${ref}" (see ${bin} ${kind.listCommand}).`;
+  throw new GatewayRefusal(404, 'not_found', message, found?.requestId);
+}
+
+/**
+ * The agent id an MCP call, rule or stop names: a registered agent's id or its unique name, else the
+ * text as given. MCP callers name themselves in X-Agent-Id, so an id no registered agent carries is a
+ * valid subject; where it is not, the daemon refuses it with its own not_found.
+ */
+export async function mcpAgentId(api: ApiClient, ref: string, label: string): Promise<string> {
+  const found = await lookUp(api, AGENTS, ref, label);
+  if (found !== null && !(found instanceof GatewayRefusal)) return found.id;
+  if (!HEADER_SAFE.test(ref)) throw new UsageError(`${label}: no agent is named "${ref}", and an agent id is printable ASCII`);
+  return ref;
+}
+
+const HEADER_SAFE = /^[\x20-\x7e]{1,200}$/;
+
+/** An agent reference as typed, checked before any request: 1 to 200 characters, none a control character. */
+export function checkAgentRef(ref: string, label: string): void {
+  if (!/^[^\p{Cc}]{1,200}$/u.test(ref))
+    throw new UsageError(`${label}: an agent id or name, 1 to 200 characters without control characters`);
 }
 
 export const resolveServer = (api: ApiClient, ref: string, bin: string, label = 'SERVER'): Promise<McpServer> =>

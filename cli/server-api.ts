@@ -39,7 +39,7 @@ export interface McpTool {
 export type { ScanReply };
 
 export const serverIdArg = {
-  id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+  id: Args.string({ description: 'ID or name of the MCP server (see servers list).', required: true }),
 };
 
 export function serverRoute(id: string, action?: string): string {

@@ -8,7 +8,7 @@ import { GatewayCommand } from '../base-command.js';
 import { loadConnection, type Connection } from '../config.js';
 import { UsageError } from '../errors.js';
 import { startBridge } from '../mcp-bridge.js';
-import { resolveAgent, resolveServer } from '../name-or-id.js';
+import { checkAgentRef, mcpAgentId, resolveServer } from '../name-or-id.js';
 
 /** GATEWAY_TOKEN_FILE first (a file written by `connect --client claude-desktop --write`). */
 async function bridgeConnection(env: NodeJS.ProcessEnv): Promise<Connection> {
@@ -40,7 +40,7 @@ export default class Bridge extends GatewayCommand {
   ];
 
   static override args = {
-    server: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+    server: Args.string({ description: 'ID or name of the MCP server (see servers list).', required: true }),
   };
 
   static override flags = {
@@ -50,12 +50,12 @@ export default class Bridge extends GatewayCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Bridge);
     const agentRef = flags['agent-id'] ?? (process.env.GATEWAY_AGENT_ID || null);
-    if (agentRef !== null && agentRef.length > 200) throw new UsageError('--agent-id: at most 200 characters');
+    if (agentRef !== null) checkAgentRef(agentRef, '--agent-id');
     const connection = await bridgeConnection(process.env);
     const api = this.clientFor(connection);
     // Before a byte reaches stdout: a wrong key, server or agent is a clear line on stderr, not a silent host.
     const server = await resolveServer(api, args.server, this.config.bin);
-    const agentId = agentRef === null ? null : (await resolveAgent(api, agentRef, this.config.bin, '--agent-id')).id;
+    const agentId = agentRef === null ? null : await mcpAgentId(api, agentRef, '--agent-id');
     const url = new URL(`${connection.url}/api/v1/mcp/proxy/${encodeURIComponent(server.id)}`);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const bridge = await startBridge({ url, token: connection.token, agentId, userAgent: this.config.userAgent, log });

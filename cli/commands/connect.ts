@@ -82,7 +82,7 @@ export default class Connect extends GatewayCommand {
   ];
 
   static override args = {
-    server: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+    server: Args.string({ description: 'ID or name of the MCP server (see servers list).', required: true }),
   };
 
   static override flags = {

@@ -38,6 +38,8 @@ export const HOSTILE_TOOLS: readonly ToolDef[] = [
 export interface HostileServer extends RunningServer {
   /** What the client answered to the server's sampling requests (or the error it got instead). */
   readonly samplingAnswers: unknown[];
+  /** How many GET (standalone event stream) requests reached it: a request sent there before one is open is lost. */
+  getStreams(): number;
 }
 
 export async function startHostileContentServer(t: Test, options: { response?: 'json' | 'sse' } = {}): Promise<HostileServer> {
@@ -123,6 +125,10 @@ export async function startHostileContentServer(t: Test, options: { response?: '
     return mcp;
   };
   const route = sessionRouter(t, build, options);
-  const running = await listen(t, (req, res, body) => route(req, res, body));
-  return { ...running, samplingAnswers };
+  let gets = 0;
+  const running = await listen(t, (req, res, body) => {
+    if (req.method === 'GET') gets += 1;
+    return route(req, res, body);
+  });
+  return { ...running, samplingAnswers, getStreams: () => gets };
 }

@@ -27,7 +27,7 @@ export default class AgentsGet extends GatewayCommand {
   static override summary = 'Show an agent: registration, risk, capability model, status and activity.';
   static override examples = ['<%= config.bin %> agents get AGENT_ID', '<%= config.bin %> agents get AGENT_ID --json'];
   static override args = {
-    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
+    id: Args.string({ description: 'ID or name of the agent (see agents list).', required: true }),
   };
 
   async run(): Promise<Agent> {

@@ -41,7 +41,7 @@ export default class AgentsUpdate extends GatewayCommand {
   ];
 
   static override args = {
-    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
+    id: Args.string({ description: 'ID or name of the agent (see agents list).', required: true }),
   };
 
   static override flags = {

@@ -8,7 +8,7 @@ export default class ExtensionsRevoke extends GatewayCommand {
   static override aliases = ['extensions:delete'];
   static override examples = ['<%= config.bin %> extensions revoke EXTENSION_ID'];
   static override args = {
-    id: Args.string({ description: 'The extension, by id or name (see extensions list).', required: true }),
+    id: Args.string({ description: 'ID or name of the extension (see extensions list).', required: true }),
   };
 
   async run(): Promise<{ id: string; revoked_at: string }> {

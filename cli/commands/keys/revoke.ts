@@ -8,7 +8,7 @@ export default class KeysRevoke extends GatewayCommand {
   static override aliases = ['keys:delete'];
   static override examples = ['<%= config.bin %> keys revoke KEY_ID', '<%= config.bin %> keys revoke "ci smoke"'];
   static override args = {
-    id: Args.string({ description: 'The key, by id or name (see keys list).', required: true }),
+    id: Args.string({ description: 'ID or name of the key (see keys list).', required: true }),
   };
 
   async run(): Promise<{ id: string; revoked_at: string }> {

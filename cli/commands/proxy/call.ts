@@ -5,7 +5,7 @@ import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
 import { loadConnection } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { resolveAgent, resolveServer } from '../../name-or-id.js';
+import { checkAgentRef, mcpAgentId, resolveServer } from '../../name-or-id.js';
 import { proxyRequest, type RpcErrorObject } from '../../proxy-rpc.js';
 import { safeJson, safeText } from '../../trace-output.js';
 
@@ -47,7 +47,7 @@ export default class ProxyCall extends GatewayCommand {
   ];
 
   static override args = {
-    id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+    id: Args.string({ description: 'ID or name of the MCP server (see servers list).', required: true }),
     tool: Args.string({ description: 'Name of the tool (see servers tools).', required: true }),
   };
 
@@ -62,12 +62,12 @@ export default class ProxyCall extends GatewayCommand {
     const toolArgs = parseArgs(flags.args ?? '{}');
     const agentRef = flags['agent-id'] ?? null;
     const approvalId = flags['approval-id'] ?? null;
-    if (agentRef !== null && agentRef.length > 200) throw new UsageError('--agent-id: at most 200 characters');
+    if (agentRef !== null) checkAgentRef(agentRef, '--agent-id');
     if (approvalId !== null && !APPROVAL_ID.test(approvalId))
       throw new UsageError('--approval-id: printable ASCII without spaces, at most 100 characters');
     const api = await this.api();
     const serverId = (await resolveServer(api, args.id, this.config.bin)).id;
-    const agentId = agentRef === null ? null : (await resolveAgent(api, agentRef, this.config.bin, '--agent-id')).id;
+    const agentId = agentRef === null ? null : await mcpAgentId(api, agentRef, '--agent-id');
     const headers: Record<string, string> = {};
     if (agentId !== null) headers['x-agent-id'] = agentId;
     if (approvalId !== null) headers['x-gateway-approval-id'] = approvalId;

@@ -3,14 +3,14 @@
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
 import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
-import { resolveAgent } from '../../name-or-id.js';
+import { mcpAgentId } from '../../name-or-id.js';
 
 export default class StopAgent extends GatewayCommand {
   static override summary = "Stop one agent's MCP approvals: its open or approved approval requests are cancelled.";
   static override examples = ['<%= config.bin %> stop agent AGENT_ID --reason "incident 42"'];
 
   static override args = {
-    id: Args.string({ description: 'The agent, by id or name (see agents list).', required: true }),
+    id: Args.string({ description: 'ID or name of the agent (see agents list).', required: true }),
   };
 
   static override flags = {
@@ -20,7 +20,7 @@ export default class StopAgent extends GatewayCommand {
   async run(): Promise<McpStopReply> {
     const { args, flags } = await this.parse(StopAgent);
     const api = await this.api();
-    const { id } = await resolveAgent(api, args.id, this.config.bin);
+    const id = await mcpAgentId(api, args.id, 'ID');
     const reply = await mcpStop(api, 'agent', id, flags.reason);
     this.log(describeMcpStop(reply));
     return reply;

@@ -10,7 +10,7 @@ export default class StopServer extends GatewayCommand {
   static override examples = ['<%= config.bin %> stop server SERVER_ID --reason "incident 42"'];
 
   static override args = {
-    id: Args.string({ description: 'The MCP server, by id or name (see servers list).', required: true }),
+    id: Args.string({ description: 'ID or name of the MCP server (see servers list).', required: true }),
   };
 
   static override flags = {

@@ -15,7 +15,13 @@ import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { runCli } from '../../helpers/cli.js';
 import type { TestGateway } from '../../helpers/gateway.js';
-import { CLOUD_KEY, IMAGE_DATA, INJECTED_ISSUE, startHostileContentServer } from '../../helpers/hostile-content-server.js';
+import {
+  CLOUD_KEY,
+  type HostileServer,
+  IMAGE_DATA,
+  INJECTED_ISSUE,
+  startHostileContentServer,
+} from '../../helpers/hostile-content-server.js';
 import { eventually } from '../../helpers/eventually.js';
 import { activeServer, startProxyGateway, type ProxyGateway } from '../../helpers/mcp-proxy.js';
 
@@ -35,13 +41,14 @@ interface Setup {
   serverId: string;
   url: URL;
   sampled: string[];
+  up: HostileServer;
 }
 
 async function setUp(t: Test, response: 'json' | 'sse' = 'sse'): Promise<Setup> {
   const px = await startProxyGateway(t);
   const up = await startHostileContentServer(t, { response });
   const s = await activeServer(px, up.url, RULES);
-  return { px, serverId: s.id, url: new URL(`${px.url}/api/v1/mcp/proxy/${s.id}`), sampled: [] };
+  return { px, serverId: s.id, url: new URL(`${px.url}/api/v1/mcp/proxy/${s.id}`), sampled: [], up };
 }
 
 async function legacyClient(t: Test, x: Setup, headers: Record<string, string> = {}): Promise<Client> {
@@ -211,6 +218,8 @@ t.test(
   async (t) => {
     const x = await setUp(t);
     const client = await legacyClient(t, x, { 'x-gateway-environment': 'staging' });
+    // The client opens its GET stream on its own time after connecting; a request sent before is lost.
+    await eventually(async () => x.up.getStreams() > 0);
     const later = await client.callTool({ name: 'summarise_later', arguments: {} });
     t.same(x.sampled, [], 'the client never saw the sampling request');
     t.match(textOf(later), /sampling failed: .*-32003.*refused this sampling\/createMessage request/, 'the server got -32003 instead');

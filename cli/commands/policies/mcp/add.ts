@@ -7,7 +7,7 @@ import { checkBody, fieldsFromFlags } from '../../../agent-flags.js';
 import { GatewayCommand } from '../../../base-command.js';
 import { UsageError } from '../../../errors.js';
 import { MCP_POLICIES_ROUTE, mcpPolicyLine, type McpPolicy } from '../../../mcp-policies.js';
-import { resolveAgent } from '../../../name-or-id.js';
+import { checkAgentRef, mcpAgentId } from '../../../name-or-id.js';
 
 const FIELDS = { action: 'action', tool: 'mcp_tool_id', agent: 'agent_id', reason: 'reason' } as const;
 const RENAMED = { mcp_tool_id: '--tool', agent_id: '--agent' };
@@ -32,8 +32,9 @@ export default class PoliciesMcpAdd extends GatewayCommand {
     const { flags } = await this.parse(PoliciesMcpAdd);
     if (flags.tool === undefined && flags.agent === undefined)
       throw new UsageError('give --tool, --agent or both: a rule applies to a tool, an agent, or an agent on a tool');
+    if (flags.agent !== undefined) checkAgentRef(flags.agent, '--agent');
     const api = await this.api();
-    const agent = flags.agent === undefined ? undefined : (await resolveAgent(api, flags.agent, this.config.bin)).id;
+    const agent = flags.agent === undefined ? undefined : await mcpAgentId(api, flags.agent, '--agent');
     const body = checkBody(mcpPolicyCreateBody, fieldsFromFlags({ ...flags, agent }, FIELDS), RENAMED);
     const created = await api.request<McpPolicy>('POST', MCP_POLICIES_ROUTE, body);
     this.log(`Added MCP rule ${mcpPolicyLine(created)}.`);

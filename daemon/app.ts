@@ -25,7 +25,7 @@ import { DeadLetterQueue } from './ledger/dlq.js';
 import { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
-import { startDeliveries } from './notifications/deliver.js';
+import { startDeliveries } from './delivery/deliver.js';
 import { registerStopHook } from './approvals/store.js';
 import { expireApprovals } from './approvals/expiry.js';
 import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';

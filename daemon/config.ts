@@ -173,7 +173,7 @@ export interface Config {
   readonly outageStateMaxAgeMs: number;
   /** Ledger anchoring (daemon/anchor/): null when GATEWAY_ANCHOR_RPC_URL is unset (off in this daemon). */
   readonly anchor: AnchorConfig | null;
-  /** Outbound webhook delivery (daemon/notifications/deliver.ts); targets use upstreamAllow too. */
+  /** Outbound webhook delivery (daemon/delivery/deliver.ts); targets use upstreamAllow too. */
   readonly notifications: NotificationConfig;
 }
 

@@ -1,6 +1,8 @@
-// Imports point down. Every module of daemon/, shared/ and cli/ belongs to one layer; it may import
-// its own layer and the layers below it in its stack, never one above. Type-only imports count too:
-// a type couples the code as much as a value does. A new folder has to be given a layer here.
+// Imports point down. Every module of daemon/, shared/ and cli/ belongs to one layer, and every folder
+// to exactly one; a module may import its own layer and the layers below it in its stack, never one
+// above. Type-only imports count too: a type couples the code as much as a value does. A new folder
+// has to be given a layer here. Within a layer, no two folders import each other and no files form a
+// cycle: a cycle is two modules that can only be understood together.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +34,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // What app.ts hands the pipelines and the route handlers.
   deps: ['daemon/deps.ts'],
   // The governed paths: verify, the MCP gateway (client, scan, servers, rules, proxy), webhook ingest; notification
-  // subscriptions and delivery, which go out through the MCP upstreams' address guard.
-  gates: ['daemon/verify/', 'daemon/mcp/', 'daemon/webhooks/', 'daemon/notifications/deliver.ts', 'daemon/notifications/subscriptions.ts'],
+  // subscriptions and their delivery, which go out through the MCP upstreams' address guard.
+  gates: ['daemon/verify/', 'daemon/mcp/', 'daemon/webhooks/', 'daemon/delivery/'],
   // Read models over everything below: the command center.
   views: ['daemon/command-center/'],
   // The route table and its thin handlers.
@@ -117,6 +119,61 @@ function upwardImports(files: readonly string[]): { upward: Upward[]; unplaced: 
 
 const files = ['daemon', 'shared', 'cli'].flatMap(sources);
 
+/** The import graph between the given modules. */
+function graphOf(modules: readonly string[]): Map<string, Set<string>> {
+  const known = new Set(modules);
+  return new Map(modules.map((file) => [file, new Set(importsOf(file).filter((target) => known.has(target)))]));
+}
+
+/** The strongly connected parts of a graph with more than one node (Tarjan's algorithm): its cycles. */
+function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      part.push(top);
+    } while (top !== node);
+    if (part.length > 1) cycles.push(part.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** The unit a module belongs to for the folder rule: daemon/<folder>/ or a file at daemon/'s top; shared/; cli/. */
+function unitOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] !== 'daemon') return `${parts[0]}/`;
+  return parts.length > 2 ? `daemon/${parts[1]}/` : file;
+}
+
+/** The graph between units, from the graph between files. */
+function unitGraph(graph: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const units = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const edges = units.get(unitOf(from)) ?? units.set(unitOf(from), new Set()).get(unitOf(from))!;
+    for (const to of targets) if (unitOf(to) !== unitOf(from)) edges.add(unitOf(to));
+  }
+  return units;
+}
+
 t.test('no module imports from a layer above its own', async (t) => {
   const { upward, unplaced, edges } = upwardImports(files);
   t.ok(edges > 500, `${edges} imports between modules read`);
@@ -128,6 +185,40 @@ t.test('no module imports from a layer above its own', async (t) => {
   );
 });
 
+t.test('every folder belongs to exactly one layer', async (t) => {
+  const layersOfFolder = new Map<string, Set<string>>();
+  // daemon/'s own top-level files (boot, configuration, the logger, deps) are placed one by one.
+  for (const file of files.filter((f) => path.posix.dirname(f) !== 'daemon')) {
+    const folder = path.posix.dirname(file);
+    (layersOfFolder.get(folder) ?? layersOfFolder.set(folder, new Set()).get(folder)!).add(layerOf(file) ?? 'none');
+  }
+  t.same(
+    [...layersOfFolder].filter(([, layers]) => layers.size > 1).map(([folder, layers]) => `${folder}: ${[...layers].join(', ')}`),
+    [],
+    'folders split between layers',
+  );
+});
+
+t.test('no two folders import each other, and no files form a cycle', async (t) => {
+  const graph = graphOf(files);
+  t.same(cyclesOf(unitGraph(graph)), [], 'cycles between folders (daemon/<folder>/, shared/, cli/)');
+  t.same(cyclesOf(graph), [], 'cycles between files');
+});
+
+t.test('the cycle finder finds a cycle and only a cycle', async (t) => {
+  const g = (edges: Record<string, string[]>) => new Map(Object.entries(edges).map(([k, v]) => [k, new Set(v)]));
+  t.same(cyclesOf(g({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] })), [['a', 'b', 'c']]);
+  t.same(cyclesOf(g({ a: ['b'], b: ['c'], c: [], d: ['a', 'c'] })), []);
+  t.same(
+    cyclesOf(unitGraph(g({ 'daemon/x/a.ts': ['daemon/y/b.ts'], 'daemon/y/b.ts': ['daemon/x/c.ts'], 'daemon/x/c.ts': [] }))),
+    [['daemon/x/', 'daemon/y/']],
+    'folders import each other though their files form no cycle',
+  );
+  t.equal(unitOf('daemon/mcp/proxy/load.ts'), 'daemon/mcp/');
+  t.equal(unitOf('daemon/deps.ts'), 'daemon/deps.ts');
+  t.equal(unitOf('cli/commands/x.ts'), 'cli/');
+});
+
 t.test('the rule itself: down and sideways pass, up and across stacks fail', async (t) => {
   t.ok(mayImport('ledger', 'storage'));
   t.ok(mayImport('gates', 'gates'));
@@ -136,7 +227,7 @@ t.test('the rule itself: down and sideways pass, up and across stacks fail', asy
   t.notOk(mayImport('shared', 'base'));
   t.notOk(mayImport('cli', 'api'), 'the CLI talks to the daemon over HTTP only');
   t.notOk(mayImport('api', 'cli'));
-  t.equal(layerOf('daemon/notifications/deliver.ts'), 'gates', 'the longest match wins');
+  t.equal(layerOf('daemon/delivery/deliver.ts'), 'gates');
   t.equal(layerOf('daemon/detectors/pii/phone.ts'), 'pure');
   t.equal(layerOf('daemon/verify/messages.ts'), 'gates');
   t.equal(layerOf('daemon/nowhere.ts'), null);

@@ -2,7 +2,7 @@
 // translated to data: ids, regexes (RE2 syntax, as gitleaks writes them), keywords, entropy floors
 // and allow-lists are gitleaks'. The three builders reproduce gitleaks' own generators, so that the
 // ~100 "identifier = value" rules read as one line each. Our changes are marked `ours:`.
-import type { SecretRule } from './secret-rules.js';
+import type { SecretRule } from './secret-rule-types.js';
 import { GENERIC_STOPWORDS } from './secret-rules-stopwords.js';
 
 type Opt = Partial<Omit<SecretRule, 'id' | 'regex' | 'keywords' | 'source'>>;

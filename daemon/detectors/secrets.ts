@@ -8,7 +8,7 @@ import { re2Matches, wellFormed, type Re2Match } from './re2-match.js';
 import { lowerSameLength } from './word-automaton.js';
 import { KeywordHits, windows } from './secret-windows.js';
 import { DROPPED_RULES, GLOBAL_ALLOW, sampleOf, SECRET_RULES } from './secret-rules.js';
-import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rules.js';
+import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rule-types.js';
 import type { Detector, Finding } from './types.js';
 import { dedupe } from './secret-dedupe.js';
 import { looksLikeSecret, shannonEntropy } from './secret-randomness.js';

@@ -9,7 +9,7 @@ import {
   listSubscriptions,
   removeSubscription,
   sendTestEvent,
-} from '../../notifications/subscriptions.js';
+} from '../../delivery/subscriptions.js';
 import { actorOf } from '../actor.js';
 
 export function notificationRoutes(deps: Deps): Route[] {

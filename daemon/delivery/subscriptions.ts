@@ -17,7 +17,7 @@ import type { Sql } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
 import { assertUpstreamAllowed, parseAllowList, UpstreamForbiddenError, type Resolve } from '../mcp/client/ssrf-guard.js';
 import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
-import { queueTestEvent } from './emit.js';
+import { queueTestEvent } from '../notifications/emit.js';
 import { newSecret, SECRET_PURPOSE } from './sign.js';
 
 export interface SubscriptionDeps {

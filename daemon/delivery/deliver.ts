@@ -13,7 +13,7 @@ import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import { createUpstreamDispatcher, parseUpstreamUrl, UpstreamForbiddenError } from '../mcp/client/ssrf-guard.js';
 import { every, type Periodic } from '../workers/periodic.js';
-import type { EventBody } from './events.js';
+import type { EventBody } from '../notifications/events.js';
 import { SECRET_PURPOSE, signatureHeaders } from './sign.js';
 import { slackBody } from './slack.js';
 

@@ -5,7 +5,7 @@
 // delivering each event once. Retry delays are configured short; no assertion is about time.
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { backoffMs } from '../../daemon/notifications/deliver.js';
+import { backoffMs } from '../../daemon/delivery/deliver.js';
 import { eventually } from '../helpers/eventually.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';

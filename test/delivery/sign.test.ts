@@ -1,7 +1,7 @@
 // Standard Webhooks signing: the specification's published test vector, the secret's form, and the
 // headers of one attempt checked by the receiver's independent verifier.
 import t from 'tap';
-import { newSecret, sign, signatureHeaders } from '../../daemon/notifications/sign.js';
+import { newSecret, sign, signatureHeaders } from '../../daemon/delivery/sign.js';
 import { verifySignature } from '../helpers/webhook-receiver.js';
 
 t.test('the Standard Webhooks test vector', async (t) => {

@@ -3,7 +3,7 @@
 // for Slack's mrkdwn (&, <, > as entities), so text from a tool call cannot mention @channel or
 // forge a link; text shown as code loses its backticks. An approval request names the gatewayctl
 // commands that decide it.
-import { cut, type EventBody } from './events.js';
+import { cut, type EventBody } from '../notifications/events.js';
 
 type Block = Record<string, unknown>;
 export interface SlackBody {

@@ -1,7 +1,7 @@
 // The slack format: a body Slack's incoming webhooks take ({text, blocks}), the decide command for
 // an approval request, and no way for event text to mention @channel, forge a link or leave code.
 import t from 'tap';
-import { escapeMrkdwn, slackBody } from '../../daemon/notifications/slack.js';
+import { escapeMrkdwn, slackBody } from '../../daemon/delivery/slack.js';
 
 const requested = {
   type: 'approval.requested',

@@ -1,15 +1,7 @@
 // The targeted MCP emergency stop (POST /api/v1/mcp/emergency-stop, Admin), shared by stop server
 // and stop agent: the request, and the reply in words.
+import type { McpStopReply } from '../shared/mcp-schemas.js';
 import type { ApiClient } from './api-client.js';
-
-export interface McpStopReply {
-  scope: 'server' | 'agent';
-  target_id: string;
-  reason: string | null;
-  approvals_ended: number;
-  previous_status?: string;
-  server_status?: string;
-}
 
 export function mcpStop(api: ApiClient, scope: 'server' | 'agent', targetId: string, reason: string | undefined): Promise<McpStopReply> {
   return api.request<McpStopReply>('POST', '/api/v1/mcp/emergency-stop', {

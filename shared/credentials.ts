@@ -20,3 +20,16 @@ export interface Principal {
   readonly name: string;
   readonly projectStopped: boolean;
 }
+
+/** A credential as GET /api/v1/keys lists it: never its secret, only the prefix it shows. */
+export interface CredentialListing {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  role: Role | null;
+  user_id: string | null;
+  prefix: string;
+  created_at: string;
+  created_by: string | null;
+  revoked_at: string | null;
+}

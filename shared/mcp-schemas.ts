@@ -88,3 +88,13 @@ export type ScanReply =
       server_status: string;
     }
   | { scanned: false; reason: string; detail: string; target: string; server_status: string };
+
+/** The answer of POST /api/v1/mcp/emergency-stop. */
+export interface McpStopReply {
+  scope: 'server' | 'agent';
+  target_id: string;
+  reason: string | null;
+  approvals_ended: number;
+  previous_status?: string;
+  server_status?: string;
+}

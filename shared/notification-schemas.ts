@@ -2,7 +2,7 @@
 // two body formats, the subscription body and the delivery-log query.
 import { z } from 'zod';
 
-/** Every event a subscription may ask for (README "Notifications" shows one body of each). */
+/** Every event a subscription may ask for (docs/notifications.md, "Events", shows one body of each). */
 export const NOTIFICATION_EVENTS = [
   'approval.requested',
   'approval.decided',

@@ -33,3 +33,12 @@ export const verifyProofBody = z
     trace_id: z.uuid(),
   })
   .strict();
+
+/** The answer of GET /api/v1/ledger/verify-chain: whether one stream's chain holds, and where it first breaks. */
+export interface ChainReport {
+  readonly stream: 'traces' | 'admin';
+  readonly intact: boolean;
+  readonly checked: number;
+  readonly head: string;
+  readonly first_broken: { sequence_num: number; id: string | null; reason: string } | null;
+}

@@ -3,16 +3,9 @@
 // accounted for, and (for traces) retained content checked against its committed hash.
 // Names the first broken link.
 import { contentHash, entryHash, GENESIS_HASH } from '../../shared/ledger-hash.js';
+import type { ChainReport } from '../../shared/trace-schemas.js';
 import type { Sql } from '../db/connect.js';
 import { headerOfRow, type StreamName } from './streams.js';
-
-export interface ChainReport {
-  readonly stream: StreamName;
-  readonly intact: boolean;
-  readonly checked: number;
-  readonly head: string;
-  readonly first_broken: { sequence_num: number; id: string | null; reason: string } | null;
-}
 
 type Row = Record<string, unknown> & { sequence_num: string; id: string; prev_hash: string; integrity_hash: string };
 

@@ -1,7 +1,7 @@
 // Credentials of a project: project API keys, user tokens and extension keys. Created by an
 // Admin, shown once, listed without secrets, revoked at once. Each change is in the admin log.
 import { createId } from '@paralleldrive/cuid2';
-import type { CredentialKind, Role } from '../../shared/credentials.js';
+import type { CredentialKind, CredentialListing, Role } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin } from '../ledger/append.js';
@@ -48,18 +48,6 @@ export async function createCredential(sql: Sql, projectId: string, c: NewCreden
     ]);
     return created;
   });
-}
-
-export interface CredentialListing {
-  id: string;
-  name: string;
-  kind: CredentialKind;
-  role: Role | null;
-  user_id: string | null;
-  prefix: string;
-  created_at: string;
-  created_by: string | null;
-  revoked_at: string | null;
 }
 
 export async function listCredentials(sql: Sql, projectId: string, kinds: CredentialKind[]): Promise<CredentialListing[]> {

@@ -2,13 +2,13 @@
 // the compiled CLI against a real gatewayd (loopback upstreams allowed) on a throwaway database and
 // a real MCP server on port 0. Subtests run in order and share the daemon and its servers.
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { SAMPLE_TOOLS, manyTools, startLegacyMcpServer } from '../helpers/mcp-servers.js';
+import { freeLoopbackPort } from '../helpers/ports.js';
 
 const gw = await startTestGateway(t, { env: { GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', GATEWAY_UPSTREAM_TIMEOUT_SECONDS: '2' } });
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-admission-'));
@@ -385,10 +385,4 @@ t.test('help names the new commands', async (t) => {
 });
 
 /** A URL on a port that was free a moment ago: connecting there is refused. */
-async function deadUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+const deadUrl = async (): Promise<string> => `http://127.0.0.1:${await freeLoopbackPort()}`;

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import type net from 'node:net';
 import { freeLoopbackPort } from './ports.js';
 import path from 'node:path';
 import type { Test } from 'tap';
@@ -25,6 +24,7 @@ import {
   fromJsonSchema,
   inputRequired,
 } from '@modelcontextprotocol/server';
+import { listenOnLoopback } from './ports.js';
 
 export interface ToolDef {
   name: string;
@@ -124,15 +124,7 @@ export async function listen(t: Test, handler: Handler): Promise<RunningServer> 
   server.on('connection', () => {
     connections += 1;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOnLoopback(t, server);
   return { url: `http://127.0.0.1:${port}/mcp`, port, seen, connections: () => connections };
 }
 

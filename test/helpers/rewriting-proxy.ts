@@ -1,8 +1,8 @@
 // A proxy in front of a daemon that rewrites the JSON answers of one route: a server (or a path to
 // it) that lies, for tests of what a client checks itself. Everything else passes through unchanged.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
+import { listenOnLoopback } from './ports.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a rewrite edits any field of a parsed JSON answer
 export type Rewrite = (answer: any) => any;
@@ -28,13 +28,6 @@ export async function startRewritingProxy(t: Test, target: string, route: string
     res.writeHead(upstream.status, { 'content-type': 'application/json' });
     res.end(text);
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
-  );
-  return Object.assign(state, { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+  const port = await listenOnLoopback(t, proxy);
+  return Object.assign(state, { url: `http://127.0.0.1:${port}` });
 }

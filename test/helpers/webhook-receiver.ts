@@ -4,8 +4,8 @@
 // signatures. Each path is one endpoint with its own secret and its own answers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
+import { listenOnLoopback } from './ports.js';
 
 export interface Received {
   readonly path: string;
@@ -52,7 +52,6 @@ export async function startReceiver(t: Test): Promise<Receiver> {
   const answers = new Map<string, Answer>();
   const counts = new Map<string, number>();
   const log: Received[] = [];
-  const hanging = new Set<http.ServerResponse>();
   let base = '';
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -84,22 +83,13 @@ export async function startReceiver(t: Test): Promise<Receiver> {
         verified: secret !== undefined && verifySignature(secret, id, timestamp, raw, signature),
         answered: answer === 'hang' ? null : answer,
       });
-      if (answer === 'hang') {
-        hanging.add(res);
-        return;
-      }
+      if (answer === 'hang') return; // never answered: the connection is cut when the test ends
       // A redirect points at the receiver's /redirected: a client that followed it would show there.
       res.writeHead(answer, { 'content-type': 'text/plain', ...(answer >= 300 && answer < 400 ? { location: `${base}/redirected` } : {}) });
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(async () => {
-    for (const res of hanging) res.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
   const received = (path?: string) => log.filter((r) => path === undefined || r.path === path);
   return {
     base,

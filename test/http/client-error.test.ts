@@ -7,6 +7,7 @@ import t, { type Test } from 'tap';
 import { answerClientErrors, clientErrorCode } from '../../daemon/http/client-error.js';
 import { createLogger } from '../../daemon/log.js';
 import { startTestGateway } from '../helpers/gateway.js';
+import { listenOnLoopback } from '../helpers/ports.js';
 import { parseRaw, rawExchange, type RawAnswer } from '../helpers/raw-http.js';
 import { rowCounts } from '../helpers/row-counts.js';
 
@@ -88,15 +89,7 @@ t.test('a connection reset mid-request is not written to, and a timeout is 408',
     res.end('ok'),
   );
   answerClientErrors(server, log);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOnLoopback(t, server);
   isErrorAnswer(
     t,
     parseRaw(await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ')),

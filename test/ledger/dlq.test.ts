@@ -1,6 +1,5 @@
 import t from 'tap';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -17,6 +16,7 @@ import { createLogger } from '../../daemon/log.js';
 import { createProjectRows } from '../../daemon/project/bootstrap.js';
 import { migratedDatabase } from '../helpers/project.js';
 import { stoppablePostgres } from '../helpers/stoppable-postgres.js';
+import { freeLoopbackPort } from '../helpers/ports.js';
 
 const trace = (n: number, extra: Record<string, unknown> = {}) => ({ traceType: 'TEST', decision: 'PASSED', content: { n, ...extra } });
 
@@ -36,12 +36,7 @@ async function tempDir(t: Test): Promise<string> {
 
 /** A pool onto a loopback port nobody listens on: every connection attempt is refused. */
 async function refusedSql(t: Test): Promise<Sql> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(p));
-    });
-  });
+  const port = await freeLoopbackPort();
   const sql = connect(`postgres://gateway@127.0.0.1:${port}/none`, { max: 2, instanceId: 'refused' });
   t.teardown(() => sql.end({ timeout: 1 }));
   return sql;

@@ -2,7 +2,6 @@
 // data a subscriber needs and nothing secret: a held MCP call and a held verify prompt, a decision,
 // an expiry (marked once by the sweep), the project stop set and lifted, a rug pull found by a
 // rescan, a failed scan, anchoring turning degraded. All of them delivered to a real receiver.
-import net from 'node:net';
 import t from 'tap';
 import { recordError, recordFailed } from '../../daemon/anchor/epochs.js';
 import { expireApprovals } from '../../daemon/approvals/expiry.js';
@@ -11,6 +10,7 @@ import { eventually } from '../helpers/eventually.js';
 import { activeAgent, activeServer, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
 import { SAMPLE_TOOLS, startLegacyMcpServer, type ToolDef } from '../helpers/mcp-servers.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { freeLoopbackPort } from '../helpers/ports.js';
 
 const px = await startProxyGateway(t, { GATEWAY_NOTIFICATION_POLL_MS: '25' });
 const { gw } = px;
@@ -122,10 +122,7 @@ t.test('mcp.tool.changed: a rescan finds an admitted tool changed, told once per
 });
 
 t.test('mcp.scan.failed: the server cannot be reached', async (t) => {
-  const closed = net.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as net.AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  const port = await freeLoopbackPort();
   const reg = await gw.api('POST', '/api/v1/mcp/servers', { body: { name: 'gone', server_url: `http://127.0.0.1:${port}/mcp` } });
   const scan = await gw.api('POST', `/api/v1/mcp/servers/${reg.body.id}/scan`);
   t.equal(scan.body.scanned, false);

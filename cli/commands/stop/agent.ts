@@ -2,7 +2,8 @@
 // none of its held calls can go through. The agent's own status is unchanged (agents suspend for that).
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
-import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
+import type { McpStopReply } from '../../../shared/mcp-schemas.js';
+import { describeMcpStop, mcpStop } from '../../mcp-stop.js';
 import { mcpAgentId } from '../../name-or-id.js';
 
 export default class StopAgent extends GatewayCommand {

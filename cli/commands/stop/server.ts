@@ -2,7 +2,8 @@
 // BLOCKED (any other status stays) and its approval requests end, so no held call can go through.
 import { Args, Flags } from '@oclif/core';
 import { GatewayCommand } from '../../base-command.js';
-import { describeMcpStop, mcpStop, type McpStopReply } from '../../mcp-stop.js';
+import type { McpStopReply } from '../../../shared/mcp-schemas.js';
+import { describeMcpStop, mcpStop } from '../../mcp-stop.js';
 import { resolveServer } from '../../name-or-id.js';
 
 export default class StopServer extends GatewayCommand {

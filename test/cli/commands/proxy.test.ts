@@ -2,7 +2,6 @@
 // CLI against a real gatewayd (loopback upstreams allowed) on a throwaway database and a real MCP
 // server on port 0. Subtests run in order and share the daemon, the server and the agent.
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -10,6 +9,7 @@ import { runCli, type CliRun } from '../../helpers/cli.js';
 import { startTestGateway } from '../../helpers/gateway.js';
 import { activeAgent } from '../../helpers/mcp-proxy.js';
 import { SAMPLE_TOOLS, startLegacyMcpServer } from '../../helpers/mcp-servers.js';
+import { freeLoopbackPort } from '../../helpers/ports.js';
 
 const gw = await startTestGateway(t, { env: { GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', GATEWAY_UPSTREAM_TIMEOUT_SECONDS: '2' } });
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-proxy-'));
@@ -241,12 +241,7 @@ t.test("proxy call on an unknown server: the daemon's not_found (exit 1)", async
 });
 
 t.test('bad flags exit 2 before any request; a gateway that is not there exits 3', async (t) => {
-  const port = await new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(p));
-    });
-  });
+  const port = await freeLoopbackPort();
   const nowhere = `http://127.0.0.1:${port}`;
   const bad: [string[], RegExp][] = [
     [['--args', '[1,2]'], /--args must be a JSON object/],

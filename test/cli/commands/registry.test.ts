@@ -3,7 +3,6 @@
 // on a real socket, serving the official registry's list format in pages.
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -11,6 +10,7 @@ import { loadRegistryCatalog } from '../../../daemon/mcp/catalog/official-regist
 import { BUNDLED_SNAPSHOT, OFFICIAL_META } from '../../../shared/mcp-registry-format.js';
 import { startCatalogServer } from '../../helpers/catalog-server.js';
 import { runCli, type CliRun } from '../../helpers/cli.js';
+import { listenOnLoopback } from '../../helpers/ports.js';
 
 const catalog = await startCatalogServer(t);
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-registry-'));
@@ -133,15 +133,8 @@ async function fakeRegistry(
     const metadata = n + 1 < pages.length ? { nextCursor: `c${n + 1}`, count: servers.length } : { count: servers.length };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ servers, metadata }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  const port = await listenOnLoopback(t, server);
+  return { url: `http://127.0.0.1:${port}`, requests };
 }
 
 async function tempDir(t: Test): Promise<string> {

@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -12,6 +11,7 @@ import type { TraceInput } from '../../../daemon/ledger/streams.js';
 import { RAW_PURPOSE } from '../../../daemon/traces/reveal.js';
 import { CLI_BIN, runCli, type CliRun } from '../../helpers/cli.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { listenOnLoopback } from '../../helpers/ports.js';
 
 const gw = await startTestGateway(t);
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-traces-'));
@@ -297,15 +297,8 @@ async function halfCsvServer(t: Test, after: 'cut' | 'stall'): Promise<string> {
     res.write('id,decision\r\n1,PASSED\r\n');
     if (after === 'cut') setTimeout(() => res.socket?.destroy(), 50);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = await listenOnLoopback(t, server);
+  return `http://127.0.0.1:${port}`;
 }
 
 t.test('export: a connection cut mid-body exits 3 and removes the partial file', async (t) => {

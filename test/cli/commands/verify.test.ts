@@ -2,12 +2,12 @@
 // gatewayd on a throwaway database. Subtests run in order and share the daemon and its policies.
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { ctlWithStdin, runCli, type CliRun } from '../../helpers/cli.js';
 import { startTestGateway } from '../../helpers/gateway.js';
+import { freeLoopbackPort, listenOnLoopback } from '../../helpers/ports.js';
 
 const gw = await startTestGateway(t);
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-verify-'));
@@ -168,10 +168,7 @@ t.test("verify: a refusal exits 1 with the daemon's code, an unreachable daemon 
   t.equal(revoked.stdout, '');
   t.same(await counts(), before, 'a refused request leaves no trace');
   // fetch refuses port 1 outright ("bad port"); a port just closed refuses the connection.
-  const closed = http.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const port = await freeLoopbackPort();
   const down = await ctl(['verify', 'hello'], { GATEWAY_URL: `http://127.0.0.1:${port}` });
   t.equal(down.code, 3);
   t.match(down.stderr, new RegExp(`^Error: cannot reach the gateway at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)$`, 'm'));
@@ -183,15 +180,7 @@ async function fixedServer(t: Test, status: number, headers: Record<string, stri
     res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${await listenOnLoopback(t, server)}`;
 }
 
 t.test('verify: X-Gateway-Status degraded is reported on stderr; a 503 without a body exits 3', async (t) => {

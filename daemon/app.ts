@@ -69,7 +69,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
   const instanceId = randomUUID().slice(0, 8);
   const sql = connect(config.databaseUrl ?? embedded!.url, { max: config.dbPoolMax, instanceId });
-  // Degraded mode (README): known-down database, and the state last read to decide from meanwhile.
+  // Degraded mode (docs/operations.md): known-down database, and the state last read to decide from meanwhile.
   const availability = new DatabaseAvailability(config.databaseUrl ?? embedded!.url, { log, instanceId });
   attachAvailability(sql, availability);
   attachLastKnown(sql, new LastKnownState({ maxAgeMs: config.outageStateMaxAgeMs, maxEntries: DEFAULT_MAX_ENTRIES }));

@@ -66,7 +66,7 @@ export function flushLogs(ms: number): Promise<void> {
  * goes on serving while up to MAX_QUEUED_BYTES wait, then drops batches and says how much once the
  * reader is back. At exit what waits is handed over once; whatever a full or closed pipe does not
  * take is lost (only then: a live reader gets every line). sonic-boom's synchronous flush retried
- * a write failing with EPIPE forever and hung the exit (issue 24, item 4).
+ * a write failing with EPIPE forever and hung the exit.
  */
 function batchedStdout(out: NodeJS.WritableStream & { writableLength: number } = process.stdout): pino.DestinationStream {
   let pending = '';

@@ -1,7 +1,7 @@
 // The one line gatewayd prints for a person when it runs in a terminal and is ready: where it
 // listens, which database it uses (never its password), where the admin token is and what to do
 // next. The JSON logs carry the same facts for machines; this is for whoever just typed `npm start`
-// in a checkout, where gatewayctl runs as `npx gatewayctl` (README's first steps say the same).
+// in a checkout, where gatewayctl runs as `npx gatewayctl` (the README's first steps say the same).
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,5 +1,5 @@
 // The command center's arithmetic, as pure functions of counts: decision classes, KPIs with their
-// deltas, the governance score, anomalies, costs and the contract. The README states each formula.
+// deltas, the governance score, anomalies, costs and the contract. docs/command-center.md states each formula.
 import type { Anomaly, Kpi } from '../../shared/command-center-schemas.js';
 import type { Plan } from './state.js';
 

@@ -22,7 +22,7 @@ export const WINDOWS = { unitWords: 24, run: 3 } as const;
  * Fewer words (tokens of letters or digits; punctuation does not count) than this are too little
  * evidence for the model: a lone word's few features swing the score (the single line "complete"
  * scored 0.82, `{"a":"b"}` 0.71). Such a window is not scored; the rules still judge short texts.
- * Three, not four: on the development split four lost two attacks, three one (README, model card).
+ * Three, not four: on the development split four lost two attacks, three one (docs/verify.md, model card).
  */
 export const MIN_WINDOW_WORDS = 3;
 const WORDLIKE = /^[\p{L}\p{N}_'’]/u;

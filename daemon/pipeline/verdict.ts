@@ -1,6 +1,6 @@
 // What a stage of either governance pipeline (verify, the MCP proxy's tools/call) answers: it
 // passes with what it found, or refuses with a code a caller branches on and the detail that
-// explains it. Stages return one of these rather than throw (STYLE.md, "Pipelines").
+// explains it. Stages return one of these rather than throw, so a refusal is a value the runner reads.
 
 export interface Pass<T> {
   readonly ok: true;

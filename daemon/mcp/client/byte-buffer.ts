@@ -1,6 +1,6 @@
 // Bytes read from an upstream, kept in one buffer that grows by doubling up to a hard bound. Each
 // chunk is copied in and let go at once, so a refused answer leaves one block to free rather than
-// thousands of socket-sized ones (which the allocator keeps as fragmented heap: issue 15, item 12).
+// thousands of socket-sized ones (which the allocator keeps as fragmented heap).
 /** What a cleared buffer may keep for the next use (a long stream of events reuses it). */
 const KEEP_BYTES = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-// Wait mode: a held tools/call kept open until a person decides (issue 19). Without it the proxy
+// Wait mode: a held tools/call kept open until a person decides. Without it the proxy
 // answers -32004 at once and the client must repeat the call with the approval id; with it, the
 // answer is an event stream that stays open while the request waits:
 //   1. how long: the header X-Gateway-Approval-Wait (seconds) when the client sends one, else the

@@ -3,19 +3,23 @@
 import type { AnchorService } from '../anchor/service.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from '../deps.js';
+import { adminLogRoutes } from './v1/admin-log.js';
 import { agentRoutes } from './v1/agents.js';
 import { anchorRoutes } from './v1/anchor.js';
+import { approvalRoutes } from './v1/approvals.js';
 import { commandCenterRoutes } from './v1/command-center.js';
 import { credentialRoutes } from './v1/credentials.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
 import { mcpContentRoutes } from './v1/mcp-content.js';
+import { mcpPolicyRoutes } from './v1/mcp-policies.js';
 import type { McpProxy } from './v1/mcp-proxy.js';
 import { mcpServerRoutes } from './v1/mcp-servers.js';
 import { notificationRoutes } from './v1/notifications.js';
 import { projectRoutes } from './v1/project.js';
 import { traceRoutes } from './v1/traces.js';
+import { verifyProofRoutes } from './v1/verify-proof.js';
 import { verifyRoutes } from './v1/verify.js';
 import { webhookRoutes } from './v1/webhooks.js';
 import { openApiRoute } from './openapi.js';
@@ -30,11 +34,15 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService)
     ...credentialRoutes(deps),
     ...projectRoutes(deps),
     ...ledgerRoutes(deps),
+    ...verifyProofRoutes(deps),
+    ...adminLogRoutes(deps),
     ...anchorRoutes(deps, anchor),
     ...agentRoutes(deps),
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
+    ...approvalRoutes(deps),
     ...mcpServerRoutes(deps),
+    ...mcpPolicyRoutes(deps),
     ...mcpContentRoutes(deps),
     ...mcpCatalogRoutes(deps),
     ...mcpProxy.routes,

@@ -2,6 +2,7 @@
 // Management (class_uid 3004): the activity says what happened to which managed entity.
 import type { Principal } from '../../shared/credentials.js';
 import type { AdminInput } from '../ledger/streams.js';
+import type { Sql } from '../db/connect.js';
 
 export const OCSF_ENTITY_MANAGEMENT = 3004;
 export const OCSF_ACTIVITY = {
@@ -88,4 +89,20 @@ export function toOcsf(row: Record<string, unknown>): Record<string, unknown> {
     entity: { uid: row.target_id, type: row.target_type, type_id: 99, data: row.details },
     unmapped: { integrity_hash: row.integrity_hash, prev_hash: row.prev_hash, chain: `admin_audit/${String(row.project_id)}` },
   };
+}
+
+/** A page of a project's admin log in sequence order, as the API lists it: stored rows, or OCSF events. */
+export async function readAdminLog(
+  sql: Sql,
+  projectId: string,
+  page: { after: number; limit: number; format: 'json' | 'ocsf' },
+): Promise<Record<string, unknown>[]> {
+  const rows = await sql<Record<string, unknown>[]>`
+    select * from admin_log where project_id = ${projectId} and sequence_num > ${page.after}
+    order by sequence_num limit ${page.limit}`;
+  return rows.map((row) =>
+    page.format === 'ocsf'
+      ? toOcsf(row)
+      : { ...row, sequence_num: Number(row.sequence_num), created_at: (row.created_at as Date).toISOString() },
+  );
 }

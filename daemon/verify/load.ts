@@ -22,6 +22,7 @@ import { AttachmentError, extractAttachments } from './attachments/index.js';
 import { OnnxTimeoutError, type OnnxClassifier } from '../detectors/injection-onnx.js';
 import { usesOnnxModel } from '../detectors/injection.js';
 import { loadPolicies } from './prompt-policies.js';
+import { readFieldRoles } from './field-roles.js';
 import { applicable } from './stages/detection.js';
 import { segmentsOf } from './stages/segments.js';
 import type { Extraction, ModelScores, VerifyContext } from './stages/types.js';
@@ -105,17 +106,7 @@ export async function loadVerifyContext(
           () => sql<{ status: AgentStatus }[]>`select status from agents where project_id = ${projectId} and id = ${agentId}`,
         )
       : Promise.resolve([]),
-    tool
-      ? remembered(
-          sql,
-          projectId,
-          `field-roles\u0000${tool}`,
-          () =>
-            sql<
-              { field: string; role: string }[]
-            >`select field, role from verify_field_roles where project_id = ${projectId} and tool_name = ${tool}`,
-        )
-      : Promise.resolve([]),
+    tool ? remembered(sql, projectId, `field-roles\u0000${tool}`, () => readFieldRoles(sql, projectId, tool)) : Promise.resolve([]),
     remembered(sql, projectId, 'policies', () => loadPolicies(sql, projectId)),
   ]);
   const status = agent[0]?.status ?? null;

@@ -1,8 +1,7 @@
 // /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
 // pause and reject Admin) and each server's tools.
-import { mcpPolicyCreateBody, serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
+import { serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
 import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
-import { createMcpPolicy, deleteMcpPolicy, listMcpPolicies } from '../../mcp/rules/tool-rules.js';
 import { defineRoute, type Route } from '../../http/types.js';
 import { scanMcpServer } from '../../mcp/scan/scan-server.js';
 import {
@@ -161,35 +160,6 @@ export function mcpServerRoutes(deps: Deps): Route[] {
         };
       },
     }),
-    {
-      method: 'GET',
-      path: '/api/v1/mcp/policies',
-      summary: 'List MCP rules',
-      auth: 'viewer',
-      async handler(r) {
-        return { status: 200, body: { policies: await listMcpPolicies(deps.sql, r.principal.projectId) } };
-      },
-    },
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/mcp/policies',
-      summary: 'Add an MCP rule for a tool, an agent or both',
-      auth: 'editor',
-      body: mcpPolicyCreateBody,
-      async handler(r) {
-        const { body } = r;
-        return { status: 201, body: await createMcpPolicy(deps.sql, r.principal.projectId, body, r.principal, actorOf(r)) };
-      },
-    }),
-    {
-      method: 'DELETE',
-      path: '/api/v1/mcp/policies/:id',
-      summary: 'Remove an MCP rule',
-      auth: 'admin',
-      async handler(r) {
-        return { status: 200, body: await deleteMcpPolicy(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
-      },
-    },
     {
       method: 'GET',
       path: '/api/v1/mcp/servers/:id/tools',

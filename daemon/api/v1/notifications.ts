@@ -3,13 +3,7 @@
 import { createSubscriptionBody, deliveriesQuery } from '../../../shared/notification-schemas.js';
 import type { Deps } from '../../deps.js';
 import { defineRoute, type Route } from '../../http/types.js';
-import {
-  createSubscription,
-  listDeliveries,
-  listSubscriptions,
-  removeSubscription,
-  sendTestEvent,
-} from '../../delivery/subscriptions.js';
+import { createSubscription, listDeliveries, listSubscriptions, removeSubscription, sendTestEvent } from '../../delivery/subscriptions.js';
 import { actorOf } from '../actor.js';
 
 export function notificationRoutes(deps: Deps): Route[] {

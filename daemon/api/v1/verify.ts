@@ -1,22 +1,12 @@
-// /api/v1/verify and what belongs to it: prompt policies (reads any role, writes Admin), the
-// field-role registry of structured input (reads any role, writes Admin), and approvals (reads any
-// role, decisions by an Admin user token).
+// /api/v1/verify and what belongs to it: prompt policies (reads any role, writes Admin) and the
+// field-role registry of structured input (reads any role, writes Admin).
 import { GatewayError } from '../../../shared/errors.js';
-import {
-  approvalDecideBody,
-  approvalStatusQuery,
-  fieldRolesBody,
-  policyCreateBody,
-  policyPatchBody,
-} from '../../../shared/verify-policy-schemas.js';
+import { fieldRolesBody, policyCreateBody, policyPatchBody } from '../../../shared/verify-policy-schemas.js';
 import { verifyRequestBody } from '../../../shared/verify-request-schema.js';
-import { approvalOfTrace, decideApproval } from '../../approvals/store.js';
-import { getApprovalView, listOpenViews } from '../../approvals/view.js';
 import { defineRoute, type Route } from '../../http/types.js';
 import { databaseDegraded } from '../../db/availability.js';
 import { governanceHeaders } from '../../http/governance-headers.js';
-import { appendAdmin } from '../../ledger/append.js';
-import { adminEntry } from '../../project/admin-actions.js';
+import { setFieldRoles, readFieldRoles } from '../../verify/field-roles.js';
 import { runVerify } from '../../verify/pipeline.js';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../verify/prompt-policies.js';
 import type { Deps } from '../../deps.js';
@@ -95,8 +85,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       summary: 'The field roles of a tool (structured input)',
       auth: 'viewer',
       async handler(r) {
-        const rows = await deps.sql<{ field: string; role: string }[]>`
-          select field, role from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${r.params.tool!} order by field`;
+        const rows = await readFieldRoles(deps.sql, r.principal.projectId, r.params.tool!);
         if (rows.length === 0) throw new GatewayError('not_found', 'This tool is not in the field-role registry.');
         return { status: 200, body: { tool_name: r.params.tool, fields: Object.fromEntries(rows.map((x) => [x.field, x.role])) } };
       },
@@ -108,84 +97,10 @@ export function verifyRoutes(deps: Deps): Route[] {
       auth: 'admin',
       body: fieldRolesBody,
       async handler(r) {
-        const { body } = r;
         const tool = r.params.tool!;
         if (tool.length > 200) throw new GatewayError('validation_error', 'Invalid request: tool: at most 200 characters');
-        await deps.sql.begin(async (tx) => {
-          await tx`delete from verify_field_roles where project_id = ${r.principal.projectId} and tool_name = ${tool}`;
-          const rows = Object.entries(body.fields).map(([field, role]) => ({
-            project_id: r.principal.projectId,
-            tool_name: tool,
-            field,
-            role,
-          }));
-          await tx`insert into verify_field_roles ${tx(rows)}`;
-          await appendAdmin(tx, r.principal.projectId, [
-            adminEntry(actorOf(r), {
-              action: 'verify.field_roles.set',
-              activity: 'update',
-              targetType: 'field_roles',
-              targetId: tool,
-              details: { fields: body.fields },
-            }),
-          ]);
-        });
-        return { status: 200, body: { tool_name: tool, fields: body.fields } };
-      },
-    }),
-    {
-      method: 'GET',
-      path: '/api/v1/approvals',
-      summary: 'List open approval requests',
-      auth: 'viewer',
-      async handler(r) {
-        return { status: 200, body: { approvals: await listOpenViews(deps.sql, r.principal.projectId) } };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/approvals/:id',
-      summary: 'Read one approval request',
-      auth: 'viewer',
-      async handler(r) {
-        return { status: 200, body: await getApprovalView(deps.sql, r.principal.projectId, r.params.id!) };
-      },
-    },
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/approvals/status',
-      summary: 'The approval of a held verify call, by its trace',
-      auth: 'viewer',
-      query: approvalStatusQuery,
-      async handler(r) {
-        const traceId = r.query.trace_id;
-        const a = await approvalOfTrace(deps.sql, r.principal.projectId, traceId);
-        return {
-          status: 200,
-          body: {
-            trace_id: traceId,
-            approval_id: a.id,
-            status: a.status,
-            expires_at: a.expires_at,
-            decided_at: a.decided_at,
-            decided_by: a.decided_by,
-            comment: a.comment,
-          },
-        };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/api/v1/approvals/:id/decide',
-      summary: 'Approve or deny an approval request',
-      auth: 'admin',
-      body: approvalDecideBody,
-      async handler(r) {
-        const { body } = r;
-        return {
-          status: 200,
-          body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)),
-        };
+        await setFieldRoles(deps.sql, r.principal.projectId, tool, r.body.fields, actorOf(r));
+        return { status: 200, body: { tool_name: tool, fields: r.body.fields } };
       },
     }),
   ];

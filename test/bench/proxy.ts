@@ -1,11 +1,12 @@
-// tools/call to an @modelcontextprotocol/sdk 1.x server (its own process, proxy-upstream.ts) three
+// tools/call to an @modelcontextprotocol/sdk 1.x server (its own process, proxy-upstream.ts) four
 // ways, measured in one run: straight to the server, through nginx as a plain reverse proxy
-// (proxy-nginx.ts), and through gatewayd's MCP proxy (a child process, proxy-gateway.ts; the full
+// (proxy-nginx.ts), through an npm passthrough proxy (http-proxy-3 in its own process,
+// proxy-peer.ts), and through gatewayd's MCP proxy (a child process, proxy-gateway.ts; the full
 // pipeline and a trace per call). Per upstream mode, concurrency 1 for BENCH_PROXY_CALLS calls
 // (p50, p99) and concurrency 32 for BENCH_SECONDS (req/s), BENCH_RUNS rounds with the paths in a
 // rotating order so that the machine's noise hits all three; the summary is the median of the
-// rounds. Targets: gateway p50 at concurrency 1 at most 2x the direct call's; gateway req/s at
-// concurrency 32 at least 0.70 of nginx's. Every answer must be the call's own successful result,
+// rounds. Targets: gateway p50 at concurrency 1 at most the peer's; gateway req/s at concurrency 32
+// at least 1.2x the peer's and 0.6x nginx's. Every answer must be the call's own successful result,
 // and the gateway must have written one trace per call it took.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { withDatabase } from '../helpers/db.js';
 import { startBenchGateway } from './proxy-gateway.js';
 import { closePools, load, openSession, type Result, type Target } from './proxy-load.js';
 import { startNginx } from './proxy-nginx.js';
+import { startPeer } from './proxy-peer.js';
 import { MODES, spawnUpstream, type Mode } from './proxy-upstream.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -23,7 +25,7 @@ const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const WARMUP = 200;
 const SELECTED = (process.env.BENCH_PROXY_MODES ?? MODES.join(',')).split(',') as Mode[];
-const PATHS = ['direct', 'nginx', 'gateway'] as const;
+const PATHS = ['direct', 'nginx', 'peer', 'gateway'] as const;
 type PathName = (typeof PATHS)[number];
 
 interface Measured {
@@ -95,11 +97,16 @@ function summary(mode: Mode, results: Partial<Record<PathName, Measured[]>>, flo
     );
   }
   const p50 = med('gateway', (m) => m.one.p50) / med('direct', (m) => m.one.p50);
-  let text = `    gateway/direct c1 p50 ${p50.toFixed(2)} (target <= 2)`;
+  let text = `    gateway/direct c1 p50 ${p50.toFixed(2)}`;
+  if (results.peer) {
+    text +=
+      `; gateway/peer c1 p50 ${(med('gateway', (m) => m.one.p50) / med('peer', (m) => m.one.p50)).toFixed(2)} (target <= 1)`
+      + `, c32 req/s ${(med('gateway', (m) => m.many.perSecond) / med('peer', (m) => m.many.perSecond)).toFixed(2)} (target >= 1.2)`;
+  }
   if (results.nginx) {
     const rps = med('gateway', (m) => m.many.perSecond) / med('nginx', (m) => m.many.perSecond);
     text +=
-      `; gateway/nginx c32 req/s ${rps.toFixed(2)} (target >= 0.70)`
+      `; gateway/nginx c32 req/s ${rps.toFixed(2)} (target >= 0.6)`
       + `; nginx/direct c1 p50 ${(med('nginx', (m) => m.one.p50) / med('direct', (m) => m.one.p50)).toFixed(2)}, c32 req/s ${(med('nginx', (m) => m.many.perSecond) / med('direct', (m) => m.many.perSecond)).toFixed(2)}`;
   }
   text += `; gateway/direct c32 req/s ${(med('gateway', (m) => m.many.perSecond) / med('direct', (m) => m.many.perSecond)).toFixed(2)}`;
@@ -113,7 +120,7 @@ function summary(mode: Mode, results: Partial<Record<PathName, Measured[]>>, flo
 
 export async function benchProxy(adminUrl: string): Promise<void> {
   console.log(
-    `\nproxy: tools/call (echo) on an SDK 1.32.2 server, direct / nginx / gatewayd; c1 ${CALLS} calls, c32 ${SECONDS} s, ${RUNS} rounds`,
+    `\nproxy: tools/call (echo) on an SDK 1.32.2 server, direct / nginx / npm passthrough peer (http-proxy-3) / gatewayd; c1 ${CALLS} calls, c32 ${SECONDS} s, ${RUNS} rounds`,
   );
   console.log(`  load average at start: ${load3()}`);
   const name = 'gwbench_' + randomBytes(4).toString('hex');
@@ -129,6 +136,8 @@ export async function benchProxy(adminUrl: string): Promise<void> {
     const upstreamUrl = (mode: Mode) => `http://127.0.0.1:${upstream.ports[mode]}/mcp`;
     const nginx = await startNginx(Object.fromEntries(SELECTED.map((m) => [m, upstream.ports[m]])));
     if (nginx) stops.push(nginx.stop);
+    const peer = await startPeer(Object.fromEntries(SELECTED.map((m) => [m, upstream.ports[m]])));
+    stops.push(peer.stop);
     const gw = await startBenchGateway(url, dataDir, sql, Object.fromEntries(SELECTED.map((m) => [m, upstreamUrl(m)])));
     stops.push(gw.stop);
     const targets = (mode: Mode): Partial<Record<PathName, Target>> => {
@@ -136,6 +145,7 @@ export async function benchProxy(adminUrl: string): Promise<void> {
       return {
         direct: { origin: `http://127.0.0.1:${upstream.ports[mode]}`, path: '/mcp', headers: {}, session },
         ...(nginx ? { nginx: { origin: nginx.urls[mode]!, path: '/mcp', headers: {}, session } } : {}),
+        peer: { origin: peer.urls[mode]!, path: '/mcp', headers: {}, session },
         gateway: { origin: gw.url, path: gw.paths[mode]!, headers: { authorization: `Bearer ${gw.key}` }, session },
       };
     };

@@ -1,0 +1,130 @@
+// A stdio server as an upstream: the real server-everything over stdio in the sandbox, and hostile
+// programs that never answer, exit in the middle of a call or write what is not JSON-RPC.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+import { createLogger } from '../../../daemon/log.js';
+import { maskSecrets } from '../../../daemon/mcp/stdio/stderr-mask.js';
+import { STDIO_ERRORS, StdioUpstream } from '../../../daemon/mcp/stdio/stdio-upstream.js';
+import { eventually } from '../../helpers/eventually.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const LIMITS = { memoryBytes: 2 * 1024 ** 3, openFiles: 256, processes: 256, cpuSeconds: 120 };
+
+async function upstream(
+  t: Test,
+  args: string[],
+  over: { idleMs?: number } = {},
+): Promise<{ up: StdioUpstream; serverMessages: unknown[] }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-stdio-up-'));
+  const serverMessages: unknown[] = [];
+  const up = new StdioUpstream({
+    spec: {
+      command: '/usr/bin/node',
+      args,
+      cwd: null,
+      env: {},
+      network: false,
+      grants: [{ path: path.join(ROOT, 'node_modules'), mode: 'ro' }],
+      privateDir: dir,
+      hidden: [],
+      limits: LIMITS,
+    },
+    process: {
+      maxLineBytes: 4 * 1024 * 1024,
+      maxLinesPerSecond: 10_000,
+      stderrTailBytes: 4096,
+      stderrLogLinesPerSecond: 20,
+      log: createLogger('silent'),
+      mask: maskSecrets,
+      stopGraceMs: 2000,
+    },
+    idleMs: over.idleMs ?? 60_000,
+    backoffMs: 200,
+    maxBackoffMs: 5000,
+    clientInfo: { name: 'gateway-test', version: '1' },
+    onServerMessage: (m) => serverMessages.push(m),
+  });
+  t.teardown(async () => {
+    await up.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  return { up, serverMessages };
+}
+
+const textOf = (answer: unknown) =>
+  ((answer as { result: { content: { text: string }[] } }).result.content ?? []).map((c) => c.text).join('');
+
+t.test('server-everything over stdio: handshake once, tools listed and called, two callers at once', async (t) => {
+  const { up } = await upstream(t, [EVERYTHING, 'stdio']);
+  const init = await up.initialized(30_000);
+  t.match(init, { protocolVersion: String, serverInfo: { name: String } });
+  const list = await up.request('tools/list', {}, 30_000);
+  t.ok('result' in list, JSON.stringify(list).slice(0, 200));
+  const names = ((list as { result: { tools: { name: string }[] } }).result.tools ?? []).map((x) => x.name);
+  t.ok(names.includes('echo'), names.join(', '));
+  const [a, b] = await Promise.all([
+    up.request('tools/call', { name: 'echo', arguments: { message: 'one' } }, 30_000),
+    up.request('tools/call', { name: 'echo', arguments: { message: 'two' } }, 30_000),
+  ]);
+  t.match(textOf(a), /one/);
+  t.match(textOf(b), /two/);
+  t.same(up.state.failures, 0);
+  t.ok(up.state.running);
+});
+
+t.test('a server that never answers: the call fails at its deadline, the process stays', async (t) => {
+  const silent = `require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
+    const m = JSON.parse(l);
+    if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'silent', version: '1' } } }) + '\\n');
+  });`;
+  const { up } = await upstream(t, ['-e', silent]);
+  const answer = await up.request('tools/call', { name: 'x' }, 500);
+  t.match(answer, { error: { code: STDIO_ERRORS.timeout, message: /did not answer tools\/call within 500 ms/ } });
+  t.ok(up.state.running, 'one slow call does not end the process');
+});
+
+t.test('a server that exits mid-call: the call fails with why, the next use starts it again after a backoff', async (t) => {
+  const crashing = `require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
+    const m = JSON.parse(l);
+    if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'crash', version: '1' } } }) + '\\n');
+    if (m.method === 'tools/call') process.exit(3);
+  });`;
+  const { up } = await upstream(t, ['-e', crashing]);
+  const first = await up.request('tools/call', { name: 'x' }, 10_000);
+  t.match(first, { error: { code: STDIO_ERRORS.unavailable, message: 'the stdio server exited with code 3' } });
+  t.match(up.state, { running: false, failures: 1, totalFailures: 1, lastEnd: 'the stdio server exited with code 3' });
+  t.ok(up.state.nextStartAt > Date.now() - 50, 'a backoff is set');
+  const second = await up.request('tools/call', { name: 'x' }, 10_000);
+  t.match(second, { error: { code: STDIO_ERRORS.unavailable } });
+  t.match(up.state, { failures: 1, totalFailures: 2 }, 'the handshake succeeded in between: consecutive failures start over');
+});
+
+t.test('stdout that is not JSON-RPC fails the pending call as a protocol error', async (t) => {
+  const noisy = `require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
+    const m = JSON.parse(l);
+    if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'noisy', version: '1' } } }) + '\\n');
+    else process.stdout.write('Listening...\\n');
+  });`;
+  const { up } = await upstream(t, ['-e', noisy]);
+  const answer = await up.request('tools/list', {}, 10_000);
+  t.match(answer, { error: { code: STDIO_ERRORS.protocol, message: /broke the protocol: .*not JSON/ } });
+  t.notOk(up.state.running);
+});
+
+t.test('a program that does not exist fails the call, it does not throw', async (t) => {
+  const { up } = await upstream(t, ['/nonexistent/server.js']);
+  const answer = await up.request('tools/list', {}, 10_000);
+  t.match(answer, { error: { code: STDIO_ERRORS.unavailable, message: /initialize: the stdio server exited with code 1/ } });
+});
+
+t.test('an idle server is stopped, and started again on the next use', async (t) => {
+  const { up } = await upstream(t, [EVERYTHING, 'stdio'], { idleMs: 300 });
+  t.ok('result' in (await up.request('tools/list', {}, 30_000)));
+  t.ok(await eventually(() => !up.state.running), 'stopped when idle');
+  t.same(up.state.failures, 0, 'an idle stop is not a failure');
+  t.ok('result' in (await up.request('tools/list', {}, 30_000)), 'and back on the next call');
+});

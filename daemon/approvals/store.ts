@@ -154,6 +154,7 @@ export async function decideApproval(
           trace_id: row.trace_id,
           server_id: row.server_id,
           tool_name: row.tool_name,
+          credential_id: row.credential_id,
           arguments_hash: row.arguments_hash,
           approved,
           comment,

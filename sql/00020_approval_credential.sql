@@ -1,4 +1,4 @@
--- Approvals bound to the credential that made the held call (issue 25, items 7 and 8).
+-- Approvals bound to the credential that made the held call.
 --
 -- credential_id: the API key or user token (credentials.id, never a secret) whose call created the
 -- request. Only that credential can spend an MCP approval (approvals/store.ts consumeMcpApproval),

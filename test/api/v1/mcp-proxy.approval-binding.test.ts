@@ -1,7 +1,7 @@
-// Issue 25, items 7 and 8: X-Agent-Id proves nothing, so an approval is bound to the credential
-// whose call opened it (only that credential spends it) and approval requests are counted per
-// credential (open ones, open ones per agent within the credential, new ones per minute), anonymous
-// calls included. Real daemon, real database, a real SDK server upstream, a real webhook receiver.
+// X-Agent-Id proves nothing, so an approval is bound to the credential whose call opened it (only
+// that credential spends it) and approval requests are counted per credential (open ones, open ones
+// per agent within the credential, new ones per minute), anonymous calls included. Real daemon,
+// real database, a real SDK server upstream, a real webhook receiver.
 import t from 'tap';
 import {
   activeAgent,

@@ -113,7 +113,7 @@ async function toolsOfStdioEntry(t: Test, entry: { command: string; args: string
   return (await client.listTools()).tools.map((x) => x.name).sort();
 }
 
-t.test('claude-code: the printed command names a 0600 key file, never the key (issue 25, item 10)', async (t) => {
+t.test('claude-code: the printed command names a 0600 key file, never the key', async (t) => {
   const before = await tree();
   const run = await ctl(['connect', 'WEATHER', '--client', 'claude-code', '--agent', agent, '--json']);
   t.equal(run.code, 0, run.stderr);
@@ -309,7 +309,7 @@ t.test('claude-desktop --write: the per-user file merged, the key in a 0600 toke
   );
 });
 
-t.test('--write into an existing file others may read: tightened to 0600, and said so (issue 25, item 10)', async (t) => {
+t.test('--write into an existing file others may read: tightened to 0600, and said so', async (t) => {
   const dir = await fs.mkdtemp(path.join(home, 'modes-'));
   const file = path.join(dir, '.vscode', 'mcp.json');
   await fs.mkdir(path.dirname(file));

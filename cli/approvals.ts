@@ -12,6 +12,8 @@ export interface Approval {
   tool_name: string | null;
   agent_id: string | null;
   agent_name: string | null;
+  /** The key or token (its id) whose call opened the request: only it can use the approval. */
+  credential_id: string | null;
   arguments: unknown;
   arguments_hash: string;
   status: string;

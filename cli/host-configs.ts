@@ -9,10 +9,13 @@
 // - Cursor: `.cursor/mcp.json` in the project (`~/.cursor/mcp.json` for every project), top-level
 //   `mcpServers`; a remote server is `{"url", "headers"}` (cursor.com/docs/mcp, as quoted by client
 //   directories and vendors' Cursor guides with the same url + headers shape).
-// - Claude Code: `claude mcp add --transport http <name> <url> --header "Authorization: Bearer ..."`
-//   (options before the name); project scope is `.mcp.json` at the project root, top-level
-//   `mcpServers`, an HTTP entry `{"type": "http", "url", "headers"}` (the Claude Code MCP docs as
-//   quoted in guides, and the http-server.json example in anthropics/claude-code's plugin-dev skill).
+// - Claude Code: `claude mcp add-json <name> '<json>'` adds one entry of the `.mcp.json` shape (local
+//   scope); project scope is `.mcp.json` at the project root, top-level `mcpServers`, an HTTP entry
+//   `{"type": "http", "url", "headers"}` or a stdio one `{"type": "stdio", "command", "args", "env"}`
+//   (the Claude Code MCP docs as quoted in guides, and the http-server.json example in
+//   anthropics/claude-code's plugin-dev skill). `claude mcp add --header "Authorization: Bearer ..."`
+//   would put the key in argv and shell history, so the printed command adds the bridge entry
+//   instead, which reads the key from a 0600 file (as Claude Desktop's does).
 // - Claude Desktop: `claude_desktop_config.json`, top-level `mcpServers`, stdio entries
 //   `{"command", "args", "env"}`; the file is `~/Library/Application Support/Claude/` on macOS and
 //   `%APPDATA%\Claude\` on Windows (the MCP user quickstart, modelcontextprotocol.io/quickstart/user,
@@ -87,12 +90,17 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The `claude mcp add` command line for an HTTP entry (options before the name, as documented). */
-export function claudeCodeCommand(name: string, t: HttpTarget): string {
-  const words = ['claude', 'mcp', 'add', '--transport', 'http'];
-  for (const [header, value] of Object.entries(t.headers)) words.push('--header', `${header}: ${value}`);
-  words.push(name, t.url);
-  return words.map(shellWord).join(' ');
+/** Claude Code's stdio entry for the bridge: Claude Desktop's, typed. No key in it, only the file that holds it. */
+export function claudeCodeBridgeEntry(b: BridgeTarget): Record<string, unknown> {
+  return { type: 'stdio', ...claudeDesktopEntry(b) };
+}
+
+/**
+ * The `claude mcp add-json` command line that adds the bridge entry: what it carries (paths, URL,
+ * the token file's name, the agent id) is no secret, so argv and shell history hold no key.
+ */
+export function claudeCodeCommand(name: string, b: BridgeTarget): string {
+  return ['claude', 'mcp', 'add-json', name, JSON.stringify(claudeCodeBridgeEntry(b))].map(shellWord).join(' ');
 }
 
 /** The whole file a host would read holding just this entry. */

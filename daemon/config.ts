@@ -83,6 +83,8 @@ const envSchema = z
       .optional(),
     GATEWAY_APPROVAL_TTL_SECONDS: positiveInt(3600),
     GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
+    GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL: positiveInt(50),
+    GATEWAY_APPROVAL_REQUESTS_PER_MINUTE: positiveInt(30),
     GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
     GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
     GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
@@ -142,6 +144,10 @@ export interface Config {
   readonly encryptionKey: string | undefined;
   readonly approvalTtlSeconds: number;
   readonly maxPendingApprovalsPerAgent: number;
+  /** Open approvals one credential may hold, anonymous calls and every agent id it names included. */
+  readonly maxPendingApprovalsPerCredential: number;
+  /** New approval requests one credential may open in any 60 s (held calls past it: -32005). */
+  readonly approvalRequestsPerMinute: number;
   readonly exportRowCap: number;
   readonly bodyLimitBytes: number;
   readonly upstreamResponseLimitBytes: number;
@@ -225,6 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.GATEWAY_ENCRYPTION_KEY,
     approvalTtlSeconds: e.GATEWAY_APPROVAL_TTL_SECONDS,
     maxPendingApprovalsPerAgent: e.GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT,
+    maxPendingApprovalsPerCredential: e.GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL,
+    approvalRequestsPerMinute: e.GATEWAY_APPROVAL_REQUESTS_PER_MINUTE,
     exportRowCap: e.GATEWAY_EXPORT_ROW_CAP,
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,

@@ -175,7 +175,16 @@ export const MCP_RPC_ERRORS = {
   CREDENTIAL_REVOKED: { rpc: -32003, status: 200, message: 'The key that made the call was revoked; the call was not forwarded.' },
   TOOL_REQUIRES_APPROVAL: { rpc: -32004, status: 200, message: 'The call is held for approval.' },
   NO_TOOL_RULE_REQUIRE_APPROVAL: { rpc: -32004, status: 200, message: 'No rule applies to this tool; the call is held for approval.' },
-  PENDING_APPROVALS_LIMIT: { rpc: -32005, status: 200, message: 'Too many approval requests are already pending for this agent.' },
+  PENDING_APPROVALS_LIMIT: {
+    rpc: -32005,
+    status: 200,
+    message: 'Too many approval requests are already pending for this agent or this key.',
+  },
+  APPROVAL_RATE_LIMITED: {
+    rpc: -32005,
+    status: 200,
+    message: 'This key opened too many approval requests in the last minute; try again later.',
+  },
   UPSTREAM_INVALID_RESPONSE: { rpc: -32006, status: 200, message: 'The MCP server sent an invalid response or a protocol error.' },
   UPSTREAM_UNREACHABLE: { rpc: -32007, status: 200, message: 'The MCP server is unreachable.' },
   UPSTREAM_AUTH_UNAVAILABLE: {

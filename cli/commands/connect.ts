@@ -11,6 +11,7 @@ import { GatewayCommand } from '../base-command.js';
 import { configPath, writePrivateFile } from '../config.js';
 import { UsageError } from '../errors.js';
 import {
+  claudeCodeBridgeEntry,
   claudeCodeCommand,
   claudeCodeEntry,
   claudeDesktopEntry,
@@ -23,6 +24,7 @@ import {
   proxyHeaders,
   TOP_KEY,
   vscodeEntry,
+  type BridgeTarget,
   type HostClient,
 } from '../host-configs.js';
 import { resolveAgent, resolveServer } from '../name-or-id.js';
@@ -54,9 +56,9 @@ interface ConnectResult {
   replaced: boolean;
   /** The host's whole file holding just this entry (json: the neutral {url, headers}). */
   config: Record<string, unknown>;
-  /** claude-code: the `claude mcp add` command line. */
+  /** claude-code without --write: the `claude mcp add-json` command line (it names the token file, never the key). */
   command?: string;
-  /** claude-desktop: where the bridge reads the key (written 0600 with --write). */
+  /** claude-desktop, and claude-code without --write: where the bridge reads the key (written 0600; claude-desktop only with --write). */
   token_file?: string;
   /** claude-desktop without --write: the key to save in token_file, shown this once. */
   token?: string;
@@ -69,9 +71,11 @@ export default class Connect extends GatewayCommand {
     + "server's proxy URL and the key in its Authorization header (X-Agent-Id too with --agent). The key is shown once, "
     + "inside that configuration. --write merges the entry into the host's file (.vscode/mcp.json, .cursor/mcp.json, .mcp.json "
     + "in the current directory, or Claude Desktop's per-user file) keeping every other entry; an entry of the same name is "
-    + 'replaced only with --force. Claude Desktop speaks only stdio: its entry runs this gatewayctl (node and its script, '
-    + "by absolute paths, so it works whatever the host's PATH) with `bridge SERVER`, which reads the key from a 0600 file, "
-    + 'never from its arguments. Without --write nothing is written anywhere.';
+    + 'replaced only with --force; a file that others may read is made 0600 (it holds the key). Claude Desktop speaks only '
+    + "stdio: its entry runs this gatewayctl (node and its script, by absolute paths, so it works whatever the host's PATH) "
+    + 'with `bridge SERVER`, which reads the key from a 0600 file, never from its arguments. For Claude Code without '
+    + '--write, the key goes to such a file and the printed `claude mcp add-json` command adds that bridge entry, so no key '
+    + 'reaches argv or shell history. Otherwise, without --write nothing is written anywhere.';
 
   static override examples = [
     '<%= config.bin %> connect weather --client vscode',
@@ -137,26 +141,44 @@ export default class Connect extends GatewayCommand {
       return { ...base, written: false, replaced: false, config };
     }
 
-    let entry: Record<string, unknown>;
-    let tokenFile: string | undefined;
-    if (client === 'claude-desktop') {
-      tokenFile = path.join(path.dirname(configPath()), 'tokens', `${created.id}.token`);
-      entry = claudeDesktopEntry({
-        command: process.execPath,
-        cliScript: CLI_SCRIPT,
-        server: server.id,
-        gatewayUrl: baseUrlOf(server.proxy_url, server.id) ?? api.url,
-        tokenFile,
-        agentId: agent?.id ?? null,
-      });
-    } else {
-      entry = client === 'vscode' ? vscodeEntry(target) : client === 'cursor' ? cursorEntry(target) : claudeCodeEntry(target);
-    }
+    // The stdio bridge reads the key from a file: Claude Desktop's entry, and the one Claude Code's command adds.
+    const viaBridge = client === 'claude-desktop' || (client === 'claude-code' && !flags.write);
+    const tokenFile = viaBridge ? path.join(path.dirname(configPath()), 'tokens', `${created.id}.token`) : undefined;
+    const bridge: BridgeTarget | null = tokenFile
+      ? {
+          command: process.execPath,
+          cliScript: CLI_SCRIPT,
+          server: server.id,
+          gatewayUrl: baseUrlOf(server.proxy_url, server.id) ?? api.url,
+          tokenFile,
+          agentId: agent?.id ?? null,
+        }
+      : null;
+    const entry = bridge
+      ? client === 'claude-desktop'
+        ? claudeDesktopEntry(bridge)
+        : claudeCodeBridgeEntry(bridge)
+      : client === 'vscode'
+        ? vscodeEntry(target)
+        : client === 'cursor'
+          ? cursorEntry(target)
+          : claudeCodeEntry(target);
     const config = hostDocument(client, entryName, entry);
-    const command = client === 'claude-code' ? claudeCodeCommand(entryName, target) : undefined;
+    const command = bridge && client === 'claude-code' ? claudeCodeCommand(entryName, bridge) : undefined;
     const extra = { ...(command ? { command } : {}), ...(tokenFile ? { token_file: tokenFile } : {}) };
 
     if (!flags.write) {
+      if (command) {
+        await writePrivate(tokenFile!, `${created.key}\n`, 0o600);
+        this.notice(
+          `The key is in ${tokenFile} (mode 0600) and is shown nowhere. Run this to add the entry to Claude Code; it names that file, never the key`
+            + ` (the entry below is what it adds; --write puts an HTTP entry holding the key in ${file} instead):`,
+        );
+        this.log(command);
+        this.log('');
+        this.log(JSON.stringify(config, null, 2));
+        return { ...base, written: false, replaced: false, config, ...extra };
+      }
       if (tokenFile) {
         this.notice(`Add this entry to ${file} (or run again with --write), and save the key below in ${tokenFile} with mode 0600:`);
         this.log(JSON.stringify(config, null, 2));
@@ -164,13 +186,7 @@ export default class Connect extends GatewayCommand {
         this.log(created.key);
         return { ...base, written: false, replaced: false, config, ...extra, token: created.key };
       }
-      if (command) {
-        this.notice(`Run this (or put the entry below in ${file}, or run again with --write). The key is shown once, here:`);
-        this.log(command);
-        this.log('');
-      } else {
-        this.notice(`Put this in ${file} (or run again with --write). The key is shown once, here:`);
-      }
+      this.notice(`Put this in ${file} (or run again with --write). The key is shown once, here:`);
       this.log(JSON.stringify(config, null, 2));
       return { ...base, written: false, replaced: false, config, ...extra };
     }
@@ -179,12 +195,12 @@ export default class Connect extends GatewayCommand {
     const existing = await readHostFile(file!, client, entryName, flags.force);
     const merged = mergeEntry(existing, TOP_KEY[client], entryName, entry, flags.force);
     if (!merged.ok) throw new UsageError(`${file}: an entry named "${entryName}" appeared meanwhile; run again with --force to replace it`);
-    await writePrivate(file!, `${JSON.stringify(merged.document, null, 2)}\n`, 0o600);
+    const loosened = await writePrivate(file!, `${JSON.stringify(merged.document, null, 2)}\n`, 0o600);
+    if (loosened !== null) this.notice(`${file} was mode ${octal(loosened)}, open to other users; it now holds a key, so it is 0600.`);
     this.notice(
       `${merged.replaced ? 'Replaced' : 'Added'} "${entryName}" in ${file}`
         + (tokenFile ? `; the key is in ${tokenFile} (mode 0600).` : '; the file holds the key: keep it out of version control.'),
     );
-    if (command) this.log(command);
     return { ...base, written: true, replaced: merged.replaced, config, ...extra };
   }
 }
@@ -220,12 +236,20 @@ async function readHostFile(file: string, client: HostClient, name: string, forc
   return parsed;
 }
 
-/** Through a fresh file renamed into place; an existing file keeps its mode, a new one gets `mode`. */
-/** Writes through a fresh file renamed into place (cli/config.ts), keeping the mode of a file it replaces. */
-async function writePrivate(file: string, text: string, mode: number): Promise<void> {
-  const keep = await fs.stat(file).then(
+/**
+ * Writes through a fresh file renamed into place (cli/config.ts). What is written holds a key: a new
+ * file gets `mode` (0600), an existing one only its owner may use keeps its mode, and one that grants
+ * its group or others anything (0644, as editors create them) is tightened to `mode`. Returns the
+ * mode it had when it was tightened, else null.
+ */
+async function writePrivate(file: string, text: string, mode: number): Promise<number | null> {
+  const had = await fs.stat(file).then(
     (s) => s.mode & 0o777,
     () => null,
   );
-  await writePrivateFile(file, text, keep ?? mode);
+  const open = had !== null && (had & 0o077) !== 0;
+  await writePrivateFile(file, text, had === null || open ? mode : had);
+  return open ? had : null;
 }
+
+const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;

@@ -1,14 +1,16 @@
 // The two decisions that change an approval, each in one transaction with its trace, so the
 // approval and the record of the decision commit together or not at all:
-//   hold:    the agent's open approvals are counted under a per-agent advisory lock (so concurrent
-//            held calls cannot overshoot GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT), the request is
-//            created, and the PENDING_APPROVAL trace appended; a verify request a policy holds
-//            (holdRequest) the same, without the per-agent limit;
+//   hold:    the calling credential's approvals are counted under a per-credential advisory lock
+//            (limits.ts: open per credential, open per agent within it, new per minute; concurrent
+//            held calls cannot overshoot), the request is created, and the PENDING_APPROVAL trace
+//            appended; past a limit nothing is written here (no request, no trace, no webhook). A
+//            verify request a policy holds (holdRequest) the same, without the limits;
 //   forward: the approval is spent by one conditional UPDATE (consumeMcpApproval) and the PASSED
 //            trace appended; of any number of concurrent repeats exactly one sees it APPROVED.
 // Both need PostgreSQL (an approval lives there), so neither falls back to the dead-letter queue:
 // when the database is unreachable the call is refused with 503 and no body, nothing forwarded.
-import { consumeMcpApproval, createApproval, openCountForAgent, type McpBinding, type NewApproval } from './store.js';
+import { countOpen, overLimit, type ApprovalLimits, type OverLimit } from './limits.js';
+import { consumeMcpApproval, createApproval, type McpBinding, type NewApproval } from './store.js';
 import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendTraces, type Appended } from '../ledger/append.js';
@@ -17,7 +19,7 @@ import type { TraceInput } from '../ledger/streams.js';
 import { emitEvent } from '../notifications/emit.js';
 import { approvalRequested } from '../notifications/events.js';
 
-const AGENT_LOCK_SEED = 7_361_011;
+const CREDENTIAL_LOCK_SEED = 7_361_012;
 
 export interface Held {
   readonly approvalId: string;
@@ -26,7 +28,7 @@ export interface Held {
   readonly appended: Appended;
 }
 
-export type HoldResult = { readonly limited: true } | ({ readonly limited: false } & Held);
+export type HoldResult = { readonly limited: OverLimit } | ({ readonly limited: null } & Held);
 
 /** The approval and the PENDING_APPROVAL trace that names it, in `tx`: both commit or neither. */
 async function approvalWithTrace(tx: Tx, projectId: string, a: NewApproval, trace: (approvalId: string) => TraceInput): Promise<Held> {
@@ -50,7 +52,7 @@ export async function holdCall(
   opts: {
     traceId: string;
     ttlSeconds: number;
-    maxPending: number;
+    limits: ApprovalLimits;
     /** What the content policies found in the arguments, for whoever decides. */
     findings: readonly Record<string, unknown>[];
     trace: (approvalId: string) => TraceInput;
@@ -58,10 +60,9 @@ export async function holdCall(
 ): Promise<HoldResult> {
   assertDatabaseUp(sql); // held and approved calls need the database: 503 at once while it is known down
   return beginSurvivingDisconnect(sql, async (tx) => {
-    if (b.agentId !== null) {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`${projectId}:${b.agentId}`}, ${AGENT_LOCK_SEED}))`;
-      if ((await openCountForAgent(tx, projectId, b.agentId)) >= opts.maxPending) return { limited: true as const };
-    }
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`${projectId}:${b.credentialId}`}, ${CREDENTIAL_LOCK_SEED}))`;
+    const limited = overLimit(await countOpen(tx, projectId, b.credentialId, b.agentId), opts.limits, b);
+    if (limited) return { limited };
     const held = await approvalWithTrace(
       tx,
       projectId,
@@ -71,13 +72,14 @@ export async function holdCall(
         serverId: b.serverId,
         toolName: b.toolName,
         agentId: b.agentId,
+        credentialId: b.credentialId,
         argumentsHash: b.argumentsHash,
         ttlSeconds: opts.ttlSeconds,
         findings: opts.findings,
       },
       opts.trace,
     );
-    return { limited: false as const, ...held };
+    return { limited: null, ...held };
   });
 }
 

@@ -23,6 +23,8 @@ export interface Approval {
   readonly server_id: string | null;
   readonly tool_name: string | null;
   readonly agent_id: string | null;
+  /** The credential (API key or user token id, never a secret) whose call opened the request. */
+  readonly credential_id: string | null;
   readonly arguments_hash: string;
   readonly status: ApprovalStatus;
   readonly created_at: string;
@@ -41,6 +43,7 @@ interface Row {
   server_id: string | null;
   tool_name: string | null;
   agent_id: string | null;
+  credential_id: string | null;
   arguments_hash: string;
   status: ApprovalStatus;
   created_at: Date;
@@ -60,6 +63,7 @@ function present(row: Row, now = new Date()): Approval {
     server_id: row.server_id,
     tool_name: row.tool_name,
     agent_id: row.agent_id,
+    credential_id: row.credential_id,
     arguments_hash: row.arguments_hash,
     status: expired ? 'EXPIRED' : row.status,
     created_at: row.created_at.toISOString(),
@@ -77,6 +81,7 @@ export interface NewApproval {
   readonly serverId?: string | null;
   readonly toolName?: string | null;
   readonly agentId?: string | null;
+  readonly credentialId: string | null;
   readonly argumentsHash: string;
   readonly ttlSeconds: number;
   readonly findings?: readonly Record<string, unknown>[];
@@ -85,21 +90,12 @@ export interface NewApproval {
 export async function createApproval(tx: Tx | Sql, projectId: string, a: NewApproval): Promise<Approval> {
   assertDatabaseUp(tx); // no approval without the database: refused at once while it is known down
   const [row] = await tx<Row[]>`
-    insert into approvals (id, project_id, kind, trace_id, server_id, tool_name, agent_id, arguments_hash, status, expires_at, findings)
+    insert into approvals (id, project_id, kind, trace_id, server_id, tool_name, agent_id, credential_id, arguments_hash, status, expires_at, findings)
     values (${createId()}, ${projectId}, ${a.kind}, ${a.traceId ?? null}, ${a.serverId ?? null}, ${a.toolName ?? null},
-            ${a.agentId ?? null}, ${a.argumentsHash}, 'PENDING', now() + ${a.ttlSeconds + ' seconds'}::interval,
+            ${a.agentId ?? null}, ${a.credentialId}, ${a.argumentsHash}, 'PENDING', now() + ${a.ttlSeconds + ' seconds'}::interval,
             ${a.findings && a.findings.length > 0 ? tx.json(a.findings as never) : null})
     returning *`;
   return present(row!);
-}
-
-/** Open approvals held for one agent (the MCP proxy refuses past a threshold). */
-export async function openCountForAgent(sql: Sql | Tx, projectId: string, agentId: string): Promise<number> {
-  assertDatabaseUp(sql); // no approval without the database: refused at once while it is known down
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from approvals
-    where project_id = ${projectId} and agent_id = ${agentId} and status = 'PENDING' and expires_at > now()`;
-  return row!.n;
 }
 
 export async function listOpen(sql: Sql, projectId: string): Promise<Approval[]> {
@@ -158,6 +154,7 @@ export async function decideApproval(
           trace_id: row.trace_id,
           server_id: row.server_id,
           tool_name: row.tool_name,
+          credential_id: row.credential_id,
           arguments_hash: row.arguments_hash,
           approved,
           comment,
@@ -192,17 +189,21 @@ export async function consumeApproval(tx: Tx, projectId: string, id: string, arg
   return rows.length === 1;
 }
 
-/** What a held MCP call is bound to besides its id: server, tool, agent (null: anonymous) and arguments. */
+/**
+ * What a held MCP call is bound to besides its id: server, tool, agent (null: anonymous), the
+ * credential that made it (X-Agent-Id proves nothing; the credential does) and arguments.
+ */
 export interface McpBinding {
   readonly serverId: string;
   readonly toolName: string;
   readonly agentId: string | null;
+  readonly credentialId: string;
   readonly argumentsHash: string;
 }
 
 /**
  * Uses an APPROVED, unexpired MCP approval for exactly the call it was decided for (server, tool,
- * agent, argument hash). One conditional UPDATE: under concurrent repeats the row lock lets exactly
+ * agent, credential, argument hash). One conditional UPDATE: under concurrent repeats the row lock lets exactly
  * one of them see status APPROVED, so exactly one call is forwarded. Run it in the transaction that
  * records the forwarding decision, so the approval is spent if and only if that record commits.
  */
@@ -211,7 +212,7 @@ export async function consumeMcpApproval(tx: Tx | Sql, projectId: string, id: st
     update approvals set status = 'USED', used_at = now()
     where project_id = ${projectId} and id = ${id} and kind = 'mcp' and status = 'APPROVED' and expires_at > now()
       and server_id = ${b.serverId} and tool_name = ${b.toolName} and agent_id is not distinct from ${b.agentId}
-      and arguments_hash = ${b.argumentsHash}
+      and credential_id = ${b.credentialId} and arguments_hash = ${b.argumentsHash}
     returning id`;
   return rows.length === 1;
 }

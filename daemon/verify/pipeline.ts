@@ -60,7 +60,13 @@ export interface VerifyOutcome {
 
 const STATUS: Record<string, number> = { PASSED: 200, FLAGGED: 200, MODIFIED: 200, PENDING_APPROVAL: 202, BLOCKED: 403 };
 
-export async function runVerify(deps: Deps, projectId: string, body: VerifyBody, locale: Locale): Promise<VerifyOutcome> {
+export async function runVerify(
+  deps: Deps,
+  projectId: string,
+  credentialId: string,
+  body: VerifyBody,
+  locale: Locale,
+): Promise<VerifyOutcome> {
   const ctx = await loadVerifyContext(deps.sql, projectId, body, deps.config.detectorBudgetMs, deps.injectionModel);
   if (ctx.modelScores?.ok === false)
     deps.log.warn({ errorClass: ctx.modelScores.errorClass, detail: ctx.modelScores.detail }, 'injection model failed: request blocked');
@@ -73,7 +79,7 @@ export async function runVerify(deps: Deps, projectId: string, body: VerifyBody,
     reason: d.ruling.reasonKey ? message('en', d.ruling.reasonKey, d.ruling.reasonParams) : null,
     raw: await sealedOriginal(deps.sql, deps.secretBox, projectId, original(ctx, d), ctx.auditLevel),
   });
-  const written = await record(deps, projectId, ctx, d, trace);
+  const written = await record(deps, projectId, credentialId, ctx, d, trace);
   return { status: STATUS[d.ruling.decision]!, body: answer(ctx, d, written, locale), written };
 }
 
@@ -104,6 +110,7 @@ function original(ctx: VerifyContext, d: Decided): Record<string, unknown> {
 async function record(
   deps: Deps,
   projectId: string,
+  credentialId: string,
   ctx: VerifyContext,
   d: Decided,
   trace: TraceInput & { readonly id: string },
@@ -116,6 +123,7 @@ async function record(
       kind: 'verify',
       traceId: trace.id,
       agentId: ctx.agent?.id ?? null,
+      credentialId,
       argumentsHash: ctx.requestHash,
       ttlSeconds: deps.config.approvalTtlSeconds,
     },

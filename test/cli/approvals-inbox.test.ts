@@ -29,6 +29,7 @@ function approval(id: string, over: Partial<Approval> = {}): Approval {
     tool_name: 'delete_file',
     agent_id: null,
     agent_name: null,
+    credential_id: 'key-1',
     arguments: { path: `/srv/${id}` },
     arguments_hash: 'sha256:00',
     status: 'PENDING',

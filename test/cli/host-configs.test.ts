@@ -3,6 +3,7 @@
 // every other entry and refuses to replace one of the same name without force.
 import t from 'tap';
 import {
+  claudeCodeBridgeEntry,
   claudeCodeCommand,
   claudeCodeEntry,
   claudeDesktopEntry,
@@ -39,15 +40,22 @@ t.test('Cursor: .cursor/mcp.json, top-level mcpServers, url and headers (no type
   t.equal(hostConfigFile('cursor', { platform: 'linux', cwd: '/p', home: '/h' }), '/p/.cursor/mcp.json');
 });
 
-t.test('Claude Code: the claude mcp add command line and the .mcp.json shape', async (t) => {
+t.test('Claude Code: the claude mcp add-json command adds the bridge entry (no key in argv), and the .mcp.json shape', async (t) => {
+  const bridge = {
+    command: '/usr/bin/node',
+    cliScript: '/src/gw/dist/cli/bin/gatewayctl.js',
+    server: 'srv1',
+    gatewayUrl: 'https://gw.example.com',
+    tokenFile: "/h/it's/tokens/k1.token",
+    agentId: 'agent1',
+  };
+  const command = claudeCodeCommand('my server', bridge);
   t.equal(
-    claudeCodeCommand('weather', withAgent),
-    `claude mcp add --transport http --header 'Authorization: Bearer gw_key' --header 'X-Agent-Id: agent1' weather ${URL_}`,
+    command,
+    `claude mcp add-json 'my server' '{"type":"stdio","command":"/usr/bin/node","args":["/src/gw/dist/cli/bin/gatewayctl.js","bridge","srv1"],`
+      + `"env":{"GATEWAY_URL":"https://gw.example.com","GATEWAY_TOKEN_FILE":"/h/it'\\''s/tokens/k1.token","GATEWAY_AGENT_ID":"agent1"}}'`,
   );
-  t.equal(
-    claudeCodeCommand('my server', target),
-    `claude mcp add --transport http --header 'Authorization: Bearer gw_key' 'my server' ${URL_}`,
-  );
+  t.same(claudeCodeBridgeEntry(bridge), { type: 'stdio', ...claudeDesktopEntry(bridge) }, "Claude Desktop's entry, typed");
   t.same(hostDocument('claude-code', 'weather', claudeCodeEntry(target)), {
     mcpServers: { weather: { type: 'http', url: URL_, headers: { Authorization: 'Bearer gw_key' } } },
   });

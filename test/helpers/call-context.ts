@@ -9,6 +9,7 @@ export function callContext(over: Partial<CallContext> & { tool?: CallTool | nul
   return {
     now: new Date('2026-11-21T10:00:00Z'),
     agent: null,
+    credentialId: 'cred1',
     server: { id: 'srv', name: 'files', status: 'ACTIVE' },
     auth: { method: 'none' },
     toolName: name,
@@ -30,8 +31,8 @@ export function callContext(over: Partial<CallContext> & { tool?: CallTool | nul
     detectorBudgetMs: 1000,
     approvalId: null,
     approval: null,
-    pendingForAgent: 0,
-    maxPendingPerAgent: 20,
+    openApprovals: null,
+    approvalLimits: { perAgent: 20, perCredential: 50, perMinute: 30 },
     ...over,
   };
 }

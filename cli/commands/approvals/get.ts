@@ -23,6 +23,7 @@ export default class ApprovalsGet extends GatewayCommand {
         id: a.id,
         held: heldSubject(a),
         agent: agentLabel(a),
+        key: a.credential_id,
         status: a.status,
         created: a.created_at,
         expires: open ? `${a.expires_at} (${timeLeft(a)} left)` : a.expires_at,

@@ -9,7 +9,7 @@ export type Rejected = 'not_found' | 'arguments_mismatch' | 'used' | 'expired' |
 
 // Names and ids from the request are quoted (shared/text.ts: short, escaped); the decider's comment is clipped.
 const WHY: Readonly<Record<Rejected, (id: string) => string>> = {
-  not_found: (id) => `No approval ${id} exists for this call (wrong id, or one for another tool, server or agent).`,
+  not_found: (id) => `No approval ${id} exists for this call (wrong id, or one for another tool, server, agent or key).`,
   arguments_mismatch: (id) => `Approval ${id} was given for other arguments; an approval covers exactly the arguments it was asked for.`,
   used: (id) => `Approval ${id} was already used: an approval allows one call.`,
   expired: (id) => `Approval ${id} expired before it was used.`,

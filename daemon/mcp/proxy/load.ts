@@ -2,12 +2,13 @@
 // stages themselves stay pure. Server, agent, tool, rules and the project's tools/list mode come
 // through the state cache (daemon/state-cache/, the database when it is cold or its listener is
 // down); the approval a caller presents and the agent's open approvals are always read from the
-// database, and the latter only when a call is about to be held (pendingCountFor).
+// database, and the latter only when a call is about to be held (approvalCountsFor).
 import type { Rule } from '../../../shared/agent-schemas.js';
 import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
 import { MCP_TOOLS_LIST_MODES, type McpToolsListMode } from '../../../shared/schemas.js';
 import type { AgentStatus } from '../../agents/lifecycle.js';
-import { findApproval, openCountForAgent, type Approval } from '../../approvals/store.js';
+import { countOpen, type ApprovalLimits } from '../../approvals/limits.js';
+import { findApproval, type Approval } from '../../approvals/store.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql } from '../../db/connect.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
@@ -62,12 +63,13 @@ export const callServer = (s: ServerRow): CallServer => ({ id: s.id, name: s.nam
 export interface CallInput {
   readonly server: ServerRow;
   readonly agent: CallAgent | null;
+  readonly credentialId: string;
   readonly auth: UpstreamAuth | null;
   readonly toolName: string;
   readonly argumentsHash: string;
   readonly arguments: Record<string, unknown> | undefined;
   readonly approvalId: string | null;
-  readonly maxPendingPerAgent: number;
+  readonly approvalLimits: ApprovalLimits;
   readonly detectorBudgetMs: number;
 }
 
@@ -126,8 +128,8 @@ async function selectRules(sql: Sql, projectId: string, toolId: string, agentId:
 }
 
 /**
- * The context of one tools/call. pendingForAgent is 0 here: it only matters to a call that is held
- * for a new approval, and tool-call.ts reads it (pendingCountFor) and decides again when one is.
+ * The context of one tools/call. openApprovals is null here: it only matters to a call that is held
+ * for a new approval, and tool-call.ts reads it (approvalCountsFor) and decides again when one is.
  */
 export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
   const tool = await loadTool(sql, projectId, input.server.id, input.toolName);
@@ -140,6 +142,7 @@ export async function loadCallContext(sql: Sql, projectId: string, input: CallIn
   return {
     now: new Date(),
     agent: input.agent,
+    credentialId: input.credentialId,
     server: callServer(input.server),
     auth: input.auth,
     toolName: input.toolName,
@@ -152,8 +155,8 @@ export async function loadCallContext(sql: Sql, projectId: string, input: CallIn
     detectorBudgetMs: input.detectorBudgetMs,
     approvalId: input.approvalId,
     approval,
-    pendingForAgent: 0,
-    maxPendingPerAgent: input.maxPendingPerAgent,
+    openApprovals: null,
+    approvalLimits: input.approvalLimits,
   };
 }
 
@@ -162,10 +165,9 @@ export function loadContentPolicies(sql: Sql, projectId: string): Promise<Loaded
   return cached(sql, projectId, 'content', 'all', async () => (await listContentPolicies(sql, projectId)).map(loadedContentPolicy));
 }
 
-/** The context with the agent's open approvals counted, for a call about to be held for a new one. */
-export async function pendingCountFor(sql: Sql, projectId: string, ctx: CallContext): Promise<CallContext> {
-  if (ctx.agent === null) return ctx;
-  return { ...ctx, pendingForAgent: await openCountForAgent(sql, projectId, ctx.agent.id) };
+/** The context with the credential's approvals counted, for a call about to be held for a new one. */
+export async function approvalCountsFor(sql: Sql, projectId: string, ctx: CallContext): Promise<CallContext> {
+  return { ...ctx, openApprovals: await countOpen(sql, projectId, ctx.credentialId, ctx.agent?.id ?? null) };
 }
 
 /** The context of any other method: only the gates (agent, server, sign-in) read it. */
@@ -173,6 +175,7 @@ export function gateContext(server: ServerRow, agent: CallAgent | null, auth: Up
   return {
     now: new Date(),
     agent,
+    credentialId: '', // read by no gate
     server: callServer(server),
     auth,
     toolName: '',
@@ -185,8 +188,8 @@ export function gateContext(server: ServerRow, agent: CallAgent | null, auth: Up
     detectorBudgetMs: 0,
     approvalId: null,
     approval: null,
-    pendingForAgent: 0,
-    maxPendingPerAgent: 0,
+    openApprovals: null,
+    approvalLimits: { perAgent: 0, perCredential: 0, perMinute: 0 },
   };
 }
 

@@ -6,7 +6,8 @@
 // why; what happened upstream (status, latency) is known only afterwards and goes to
 // mcp_call_outcomes under the trace's id (outcomes.ts), keeping the decision record immutable.
 //
-// Content: tool, server, agent, the canonical argument hash, the rule and where it came from, what
+// Content: tool, server, agent, the credential that made the call (its id: what an approval is
+// bound to), the canonical argument hash, the rule and where it came from, what
 // the content policies found in the arguments (`content_findings`: types, JSON paths, scores and
 // effects, never values), the outcome (`forwarded`, or the refusal's code) with its JSON-RPC code, the stage that decided,
 // the approval involved, and upstream_latency_ms (null here: see mcp_call_outcomes). Arguments are
@@ -99,6 +100,7 @@ export function callTrace(ctx: CallContext, d: Decision, facts: CallFacts, appro
       server_id: ctx.server.id,
       server_name: ctx.server.name,
       agent_id: ctx.agent?.id ?? null,
+      credential_id: ctx.credentialId,
       arguments_hash: ctx.argumentsHash,
       rule: effective?.rule ?? (d.kind === 'refuse' && d.refusal.detail.data?.rule === 'DENY' ? 'DENY' : null),
       rule_source: effective?.source ?? (d.kind === 'refuse' ? (d.refusal.detail.data?.rule_source ?? null) : null),

@@ -2,7 +2,7 @@
 // then forward (or answer the refusal). In order:
 //   1. arguments: `_gateway_approval_id` (or header X-Gateway-Approval-Id) taken out, the rest hashed;
 //   2. load.ts (through the state cache), then pipeline.ts (pure) decides; only a call about to be
-//      held for a new approval reads its agent's open approvals, and is decided again with them;
+//      held for a new approval reads its credential's approval counts, and is decided again with them;
 //   3. settle: the decision trace is written before anything leaves, by the group-commit writer
 //      (database, or the dead-letter queue when the database is down). A held call creates its
 //      approval and trace in one transaction; a call under an approval spends it and writes its
@@ -28,7 +28,7 @@ import { answerThroughGatewaySession } from './gateway-session.js';
 import { relay, upstreamLimits, type RelayResult } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
 import { forwardUnderApproval, holdCall } from '../../approvals/held-call.js';
-import { loadCallContext, pendingCountFor } from './load.js';
+import { approvalCountsFor, loadCallContext } from './load.js';
 import { progressTokenOf, requestedWait, waitForDecision, waitSecondsFor } from './approval-wait.js';
 import type { OutcomeRecorder } from './outcomes.js';
 import { runStages, TOOL_CALL_STAGES, type Decision } from './pipeline.js';
@@ -78,12 +78,11 @@ function invalidParams(msg: CallRequest['msg'], detail: string): Reply {
   return { status: reply.status, body: reply.body };
 }
 
-/** The pipeline's decision; a call about to be held for a new approval is decided again with its agent's open approvals counted. */
+/** The pipeline's decision; a call about to be held for a new approval is decided again with its credential's approvals counted. */
 async function decide(deps: ProxyDeps, projectId: string, ctx0: CallContext): Promise<{ d: Decision; ctx: CallContext }> {
   const d = runStages(TOOL_CALL_STAGES, ctx0);
-  if (!(d.kind === 'refuse' && d.refusal.detail.hold && d.refusal.detail.hold.approvalId === null && ctx0.agent !== null))
-    return { d, ctx: ctx0 };
-  const ctx = await pendingCountFor(deps.sql, projectId, ctx0);
+  if (!(d.kind === 'refuse' && d.refusal.detail.hold && d.refusal.detail.hold.approvalId === null)) return { d, ctx: ctx0 };
+  const ctx = await approvalCountsFor(deps.sql, projectId, ctx0);
   return { d: runStages(TOOL_CALL_STAGES, ctx), ctx };
 }
 
@@ -93,6 +92,7 @@ async function settle(deps: ProxyDeps, projectId: string, ctx0: CallContext, fac
     serverId: ctx.server.id,
     toolName: ctx.toolName,
     agentId: ctx.agent?.id ?? null,
+    credentialId: ctx.credentialId,
     argumentsHash: ctx.argumentsHash,
   };
   const inDb = (id: string) => ({ id, persisted: 'db' as const, degradedSubsystems: deps.writer.degradedSubsystems() });
@@ -112,16 +112,19 @@ async function settle(deps: ProxyDeps, projectId: string, ctx0: CallContext, fac
     const result = await holdCall(deps.sql, projectId, binding, {
       traceId: facts.traceId,
       ttlSeconds: deps.config.approvalTtlSeconds,
-      maxPending: deps.config.maxPendingApprovalsPerAgent,
+      limits: ctx.approvalLimits,
       findings: findingSummary(argumentFindings(held)),
       trace: (approvalId) => callTrace(ctx, held, facts, approvalId),
     });
-    if (!result.limited) return { d, ctx, written: inDb(result.appended.id), approvalId: result.approvalId, expiresAt: result.expiresAt };
+    if (result.limited === null)
+      return { d, ctx, written: inDb(result.appended.id), approvalId: result.approvalId, expiresAt: result.expiresAt };
+    // Past a limit under the lock (a concurrent call took the last place): refused, its trace only.
+    const rejected = held.refusal.detail.data?.approval_rejected;
     d = {
       kind: 'refuse',
       stage: 'approval',
       state: d.state,
-      refusal: refuse('PENDING_APPROVALS_LIMIT', { agent_id: ctx.agent?.id, limit: deps.config.maxPendingApprovalsPerAgent }),
+      refusal: refuse(result.limited.reason, { ...result.limited.data, ...(rejected ? { approval_rejected: rejected } : {}) }),
     };
   }
   const reused = d.kind === 'refuse' ? (d.refusal.detail.hold?.approvalId ?? null) : null;
@@ -154,12 +157,17 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
   const ctx = await loadCallContext(deps.sql, projectId, {
     server,
     agent: call.agent,
+    credentialId: r.principal.credentialId,
     auth: call.auth,
     toolName: params.name,
     argumentsHash: argumentsHash(split.forwarded),
     arguments: split.forwarded,
     approvalId: call.waitedOn ?? fromHeader ?? split.approvalId ?? null,
-    maxPendingPerAgent: deps.config.maxPendingApprovalsPerAgent,
+    approvalLimits: {
+      perAgent: deps.config.maxPendingApprovalsPerAgent,
+      perCredential: deps.config.maxPendingApprovalsPerCredential,
+      perMinute: deps.config.approvalRequestsPerMinute,
+    },
     detectorBudgetMs: deps.config.detectorBudgetMs,
   });
   const facts: CallFacts = {

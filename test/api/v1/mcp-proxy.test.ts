@@ -287,7 +287,8 @@ t.test('held calls: approval bound to the exact arguments, used once, listed whi
 });
 
 t.test('50 concurrent repeats of one approved call forward exactly one', async (t) => {
-  const px = await startProxyGateway(t);
+  // the 49 held anew each open a request: above the default per-minute limit of one key (30)
+  const px = await startProxyGateway(t, { GATEWAY_APPROVAL_REQUESTS_PER_MINUTE: '100' });
   const up = await startCountingServer(t, { response: 'json' });
   const s = await activeServer(px, up.url, { ...ALL_ALLOW, delete_file: 'REQUIRE_APPROVAL' });
   const alice = await px.gw.key('admin', 'alice');

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -69,7 +69,6 @@ t.test('each host: its configuration with a new Viewer key that works through th
   const cases = [
     { client: 'vscode', entry: (c: Doc) => c.servers.weather, type: 'http' },
     { client: 'cursor', entry: (c: Doc) => c.mcpServers.weather, type: undefined },
-    { client: 'claude-code', entry: (c: Doc) => c.mcpServers.weather, type: 'http' },
     { client: 'json', entry: (c: Doc) => c, type: undefined },
   ];
   for (const { client, entry, type } of cases) {
@@ -85,14 +84,6 @@ t.test('each host: its configuration with a new Viewer key that works through th
     t.same(await toolsWith(e.url, e.headers), TOOLS, `${client}: tools/list through the proxy with the printed headers`);
     t.match(run.json, { client, server: { id: server.id, name: 'weather', proxy_url: PROXY_URL }, written: false, agent_id: null });
     t.ok(key.length > 20);
-    if (client === 'claude-code') {
-      t.equal(
-        run.json.command,
-        `claude mcp add --transport http --header 'Authorization: Bearer ${key}' weather ${PROXY_URL}`,
-        'the claude mcp add command line',
-      );
-      t.equal(run.json.file, path.join(home, '.mcp.json'));
-    }
   }
 
   const human = await ctl(['connect', server.id, '--client', 'vscode', '--key-name', 'my editor']);
@@ -104,14 +95,62 @@ t.test('each host: its configuration with a new Viewer key that works through th
   t.match(human.stderr, /\.vscode\/mcp\.json/);
   t.equal((await gw.db`select count(*)::int as n from credentials where name = 'my editor' and role = 'viewer'`)[0]!.n, 1, '--key-name');
 
-  const cc = await ctl(['connect', 'WEATHER', '--client', 'claude-code']);
-  t.equal(cc.code, 0, cc.stderr);
-  const [line, blank, ...rest] = cc.stdout.split('\n');
-  t.match(line, /^claude mcp add --transport http --header 'Authorization: Bearer \S+' weather \S+$/, 'name case-insensitive');
-  t.equal(blank, '');
-  t.same(Object.keys(JSON.parse(rest.join('\n'))), ['mcpServers'], 'then the .mcp.json shape');
-
   t.same(await tree(), before, 'without --write nothing is written');
+});
+
+/** Starts a stdio entry as its host would (its own directory, a PATH without gatewayctl): the tools it lists. */
+async function toolsOfStdioEntry(t: Test, entry: { command: string; args: string[]; env: Record<string, string> }): Promise<string[]> {
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: { ...entry.env, PATH: '/usr/bin:/bin', HOME: home },
+    cwd: os.tmpdir(),
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-host', version: '1.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  return (await client.listTools()).tools.map((x) => x.name).sort();
+}
+
+t.test('claude-code: the printed command names a 0600 key file, never the key', async (t) => {
+  const before = await tree();
+  const run = await ctl(['connect', 'WEATHER', '--client', 'claude-code', '--agent', agent, '--json']);
+  t.equal(run.code, 0, run.stderr);
+  t.equal(run.json.token_file, path.join(home, 'gatewayctl', 'tokens', `${run.json.key.id}.token`));
+  t.equal((await fs.stat(run.json.token_file)).mode & 0o777, 0o600, 'the key file is 0600');
+  const key = (await fs.readFile(run.json.token_file, 'utf8')).trim();
+  t.ok(key.length > 20);
+  t.notOk(run.stdout.includes(key) || run.stderr.includes(key), 'the key is printed nowhere: not in the command, not in the entry');
+  t.equal(run.json.token, undefined);
+  const entry = run.json.config.mcpServers.weather;
+  t.same(entry, {
+    type: 'stdio',
+    command: process.execPath,
+    args: [CLI_BIN, 'bridge', server.id],
+    env: { GATEWAY_URL: gw.url, GATEWAY_TOKEN_FILE: run.json.token_file, GATEWAY_AGENT_ID: agent },
+  });
+  const json = /^claude mcp add-json weather '(.*)'$/.exec(run.json.command)?.[1];
+  t.same(JSON.parse(json ?? 'null'), entry, 'the command adds exactly that entry');
+  t.same(
+    await toolsOfStdioEntry(t, entry),
+    TOOLS,
+    'the entry, started as Claude Code starts it, reaches the tools with the key from the file',
+  );
+  t.same(
+    Object.keys(await tree()).filter((f) => !(f in before)),
+    [path.relative(home, run.json.token_file)],
+    'the key file is all that is written',
+  );
+
+  const human = await ctl(['connect', 'weather', '--client', 'claude-code']);
+  t.equal(human.code, 0, human.stderr);
+  const [line, blank, ...rest] = human.stdout.split('\n');
+  t.match(line, /^claude mcp add-json weather '\{"type":"stdio",.*"GATEWAY_TOKEN_FILE":"[^"]+\.token"\}\}'$/);
+  t.equal(blank, '');
+  t.same(Object.keys(JSON.parse(rest.join('\n'))), ['mcpServers'], 'then the entry in the .mcp.json shape');
+  t.match(human.stderr, /The key is in \S+\.token \(mode 0600\) and is shown nowhere/);
+  t.notMatch(human.stdout, /Bearer/);
 });
 
 t.test('claude-desktop: the bridge entry, the key only in the token file (never in args)', async (t) => {
@@ -175,7 +214,10 @@ t.test('unknown server or agent: a clear error, exit 1, no key created, nothing 
   const before = await tree();
   const noServer = await ctl(['connect', 'nope', '--client', 'vscode']);
   t.equal(noServer.code, 1);
-  t.match(noServer.stderr, /^Error: not_found: No MCP server with id or name "nope" \(see gatewayctl servers list\)\.$/m);
+  t.match(
+    noServer.stderr,
+    /^Error: not_found: No MCP server with id or name "nope" \(see gatewayctl servers list\)\. \(request_id [0-9a-f-]{36}\)$/m,
+  );
   t.equal(noServer.stdout, '');
   const noAgent = await ctl(['connect', 'weather', '--client', 'vscode', '--agent', 'ghost', '--write', '--json']);
   t.equal(noAgent.code, 1);
@@ -265,4 +307,28 @@ t.test('claude-desktop --write: the per-user file merged, the key in a 0600 toke
     TOOLS,
     'the entry starts the bridge and lists the tools (no spawn ENOENT)',
   );
+});
+
+t.test('--write into an existing file others may read: tightened to 0600, and said so', async (t) => {
+  const dir = await fs.mkdtemp(path.join(home, 'modes-'));
+  const file = path.join(dir, '.vscode', 'mcp.json');
+  await fs.mkdir(path.dirname(file));
+  const inDir = (args: string[]) => runCli(args, dir, env);
+  for (const [had, expected] of [
+    [0o644, 0o600],
+    [0o640, 0o600],
+    [0o666, 0o600],
+    [0o600, 0o600],
+    [0o400, 0o400],
+  ] as const) {
+    await fs.writeFile(file, '{"servers":{}}');
+    await fs.chmod(file, had);
+    const run = await inDir(['connect', 'weather', '--client', 'vscode', '--write']);
+    t.equal(run.code, 0, run.stderr);
+    t.equal((await fs.stat(file)).mode & 0o777, expected, `0${had.toString(8)} -> 0${expected.toString(8)}`);
+    const said = new RegExp(`mcp\\.json was mode 0${had.toString(8)}, open to other users; it now holds a key, so it is 0600\\.`);
+    if (had & 0o077) t.match(run.stderr, said);
+    else t.notMatch(run.stderr, /open to other users/, 'a private file keeps its mode, nothing said');
+    t.ok(JSON.parse(await fs.readFile(file, 'utf8')).servers.weather, 'the entry is written');
+  }
 });

@@ -26,6 +26,7 @@ const approval = (over: Partial<Approval> = {}): Approval => ({
   server_id: 'srv',
   tool_name: 'delete_file',
   agent_id: null,
+  credential_id: 'cred1',
   arguments_hash: HASH,
   status: 'APPROVED',
   created_at: NOW.toISOString(),
@@ -91,9 +92,27 @@ t.test('every refusal with its code and reason', async (t) => {
     ['no rule', { serverWide: [] }, 'approval', 'NO_TOOL_RULE_REQUIRE_APPROVAL', -32004],
     [
       'pending limit',
-      { serverWide: ['REQUIRE_APPROVAL'], agent: active, pendingForAgent: 20 },
+      {
+        serverWide: ['REQUIRE_APPROVAL'],
+        agent: active,
+        openApprovals: { forCredential: 20, forAgent: 20, lastMinute: 20, windowFreesIn: 0 },
+      },
       'approval',
       'PENDING_APPROVALS_LIMIT',
+      -32005,
+    ],
+    [
+      'pending limit of the credential (anonymous)',
+      { serverWide: ['REQUIRE_APPROVAL'], openApprovals: { forCredential: 50, forAgent: 0, lastMinute: 0, windowFreesIn: 0 } },
+      'approval',
+      'PENDING_APPROVALS_LIMIT',
+      -32005,
+    ],
+    [
+      'new approval requests per minute of the credential',
+      { serverWide: ['REQUIRE_APPROVAL'], openApprovals: { forCredential: 0, forAgent: 0, lastMinute: 30, windowFreesIn: 12 } },
+      'approval',
+      'APPROVAL_RATE_LIMITED',
       -32005,
     ],
     ['sign-in unsupported', { auth: { method: 'oauth2' } }, 'sign-in', 'UPSTREAM_AUTH_UNAVAILABLE', -32008],
@@ -151,6 +170,8 @@ t.test('a presented approval: what each state leads to', async (t) => {
   t.equal(rejected(run(approval({ arguments_hash: argumentsHash({ path: '/b' }) }))), 'arguments_mismatch');
   t.equal(rejected(run(approval({ tool_name: 'other' }))), 'not_found', 'bound to another tool');
   t.equal(rejected(run(approval({ agent_id: 'someone' }))), 'not_found', 'bound to another agent');
+  t.equal(rejected(run(approval({ credential_id: 'cred2' }))), 'not_found', 'bound to another credential (same agent, arguments)');
+  t.equal(rejected(run(approval({ credential_id: null }))), 'not_found', 'opened before approvals named their credential');
   t.equal(rejected(run(approval({ kind: 'verify' }))), 'not_found');
   t.equal(rejected(run(null)), 'not_found');
   t.equal(refusalOf(run(approval({ status: 'USED' }))).hold?.approvalId, null, 'a new request is made');
@@ -273,6 +294,7 @@ t.test('the decision trace carries tool, server, agent, argument hash, rule and 
     tool: 'delete_file',
     server_id: 'srv',
     agent_id: 'ag',
+    credential_id: 'cred1',
     arguments_hash: HASH,
     rule: 'REQUIRE_APPROVAL',
     outcome: 'TOOL_REQUIRES_APPROVAL',

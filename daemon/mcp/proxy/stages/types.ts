@@ -7,6 +7,7 @@ import type { Rule } from '../../../../shared/agent-schemas.js';
 import type { McpRpcReason } from '../../../../shared/errors.js';
 import type { AgentStatus } from '../../../agents/lifecycle.js';
 import type { CapabilityModel } from '../../../agents/capability.js';
+import type { ApprovalLimits, OpenCounts } from '../../../approvals/limits.js';
 import type { Approval } from '../../../approvals/store.js';
 import type { UpstreamAuth } from '../../client/upstream-auth.js';
 import type { LoadedContentPolicy } from '../../content/effective.js';
@@ -43,6 +44,8 @@ export interface CallContext {
   readonly now: Date;
   /** The registered agent named by X-Agent-Id; null when absent or unknown (anonymous). */
   readonly agent: CallAgent | null;
+  /** The credential (key or token id) that made the call: what an approval is bound to and counted by. */
+  readonly credentialId: string;
   readonly server: CallServer;
   /** The server's sign-in, decrypted; null when it could not even be read. */
   readonly auth: UpstreamAuth | null;
@@ -62,9 +65,9 @@ export interface CallContext {
   /** The approval id the caller presented, and what the project holds under it. */
   readonly approvalId: string | null;
   readonly approval: Approval | null;
-  /** Open approvals already held for the agent (0 for anonymous calls). */
-  readonly pendingForAgent: number;
-  readonly maxPendingPerAgent: number;
+  /** The credential's approval counts (approvals/limits.ts); null until a call is about to be held for a new request. */
+  readonly openApprovals: OpenCounts | null;
+  readonly approvalLimits: ApprovalLimits;
 }
 
 /** What the passing stages found, handed on to the later ones and to forwarding. */

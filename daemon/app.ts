@@ -33,7 +33,7 @@ import { bootstrap } from './project/bootstrap.js';
 import { startStateCache } from './state-cache/index.js';
 import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-cache/last-known.js';
 import { closeAttachmentWorkers } from './verify/attachments/index.js';
-import { loadOnnxClassifier } from './detectors/injection-onnx.js';
+import { loadOnnxClassifier } from './models/onnx-classifier.js';
 import { warmSecretRules } from './detectors/secrets.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/prompt-policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';

@@ -171,7 +171,7 @@ export interface Config {
   /** Longest one detector may run on one text before the request is blocked (fail closed). */
   readonly detectorBudgetMs: number;
   /**
-   * A local ONNX text classifier the injection detector also consults (detectors/injection-onnx.ts);
+   * A local ONNX text classifier the injection detector also consults (models/onnx-classifier.ts);
    * null: none. Loaded at start, never fetched.
    */
   readonly injectionModelDir: string | null;

@@ -9,7 +9,7 @@ import type { Sql } from './db/connect.js';
 import type { TraceWriter } from './ledger/trace-writer.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
-import type { OnnxClassifier } from './detectors/injection-onnx.js';
+import type { OnnxClassifier } from './models/onnx-classifier.js';
 
 export interface Deps {
   readonly config: Config;

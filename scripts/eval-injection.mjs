@@ -67,7 +67,7 @@ console.log(
   `model thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
 );
 if (onnxDir !== undefined) {
-  const { loadOnnxClassifier } = await import('../dist/daemon/detectors/injection-onnx.js');
+  const { loadOnnxClassifier } = await import('../dist/daemon/models/onnx-classifier.js');
   const classifier = await loadOnnxClassifier(onnxDir);
   const texts = [...new Set([...dev.map((r) => r.text), DATA_PROMPT])];
   const started = performance.now();

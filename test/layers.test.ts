@@ -19,6 +19,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
   pure: ['daemon/pipeline/', 'daemon/detectors/'],
+  // Model files read at start: the optional ONNX classifier (its runtime and tokenizer, loaded from disk).
+  models: ['daemon/models/'],
   // PostgreSQL and what sits right on it: connections, reachability, keys, the state caches, periodic jobs.
   storage: ['daemon/db/', 'daemon/crypto/', 'daemon/state-cache/', 'daemon/workers/'],
   // The notification outbox every source writes its events to, in its own transaction (the ledger's anchoring included).
@@ -48,7 +50,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 
 /** Lowest first. The daemon is one stack; the CLI stands on shared/ alone and never imports the daemon. */
 const STACKS: readonly (readonly string[])[] = [
-  ['shared', 'base', 'pure', 'storage', 'outbox', 'ledger', 'project', 'http', 'records', 'deps', 'gates', 'views', 'api', 'app'],
+  ['shared', 'base', 'pure', 'models', 'storage', 'outbox', 'ledger', 'project', 'http', 'records', 'deps', 'gates', 'views', 'api', 'app'],
   ['shared', 'cli'],
 ];
 
@@ -229,6 +231,7 @@ t.test('the rule itself: down and sideways pass, up and across stacks fail', asy
   t.notOk(mayImport('api', 'cli'));
   t.equal(layerOf('daemon/delivery/deliver.ts'), 'gates');
   t.equal(layerOf('daemon/detectors/pii/phone.ts'), 'pure');
+  t.equal(layerOf('daemon/models/onnx-classifier.ts'), 'models');
   t.equal(layerOf('daemon/verify/messages.ts'), 'gates');
   t.equal(layerOf('daemon/nowhere.ts'), null);
   for (const stack of STACKS) for (const layer of stack) t.ok(LAYERS[layer], `${layer} is defined`);

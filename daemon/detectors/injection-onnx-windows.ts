@@ -1,4 +1,4 @@
-// How the ONNX injection model (injection-onnx.ts) reads a text longer than it can take at once:
+// How the ONNX injection model (daemon/models/onnx-classifier.ts) reads a text longer than it can take at once:
 // overlapping token windows, each scored on its own, the text's score the highest window's. A
 // trigger is thus always judged inside at most one window of text, however much innocent text is
 // written around it (no dilution), and an instruction cut by a window's end is whole in the next.

@@ -24,7 +24,7 @@ export type TextOrigin = 'prompt' | 'data';
 export interface DetectContext {
   readonly origin: TextOrigin;
   /**
-   * The optional ONNX injection model's probability for this text (injection-onnx.ts), computed
+   * The optional ONNX injection model's probability for this text (daemon/models/onnx-classifier.ts), computed
    * before the stages run; absent when no model is configured. Only the injection detector reads it.
    */
   readonly modelScore?: number;

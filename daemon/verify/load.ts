@@ -19,7 +19,7 @@ import type { Sql } from '../db/connect.js';
 import { agentGate } from '../agents/gate.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import { AttachmentError, extractAttachments } from './attachments/index.js';
-import { OnnxTimeoutError, type OnnxClassifier } from '../detectors/injection-onnx.js';
+import { OnnxTimeoutError, type OnnxClassifier } from '../models/onnx-classifier.js';
 import { usesOnnxModel } from '../detectors/injection.js';
 import { loadPolicies } from './prompt-policies.js';
 import { readFieldRoles } from './field-roles.js';

@@ -1,5 +1,5 @@
 // A tiny ONNX text classifier the tests build themselves, so the ONNX backend of the injection
-// detector (daemon/detectors/injection-onnx.ts) is tested on a real model with no download.
+// detector (daemon/models/onnx-classifier.ts) is tested on a real model with no download.
 // The graph: input_ids/attention_mask int64 [batch, seq] -> Gather over a one-feature embedding
 // table (1 for the trigger words "zebra" and "quokka", else 0) -> times the mask -> ReduceMax over
 // the sequence -> MatMul -> Add -> logits [batch, 2]: label 1 "INJECTION" wins wherever a trigger

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { z } from 'zod';
-import { MAX_WINDOW_TOKENS, textWindows, type WindowLayout } from './injection-onnx-windows.js';
+import { MAX_WINDOW_TOKENS, textWindows, type WindowLayout } from '../detectors/injection-onnx-windows.js';
 
 /** Labels counted as injection; a model none of whose labels match is refused at load. */
 export const INJECTION_LABEL = /injection|jailbreak|malicious|unsafe/i;

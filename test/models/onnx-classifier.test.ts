@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { loadOnnxClassifier, OnnxModelError, OnnxTimeoutError, type OnnxClassifier } from '../../daemon/detectors/injection-onnx.js';
+import { loadOnnxClassifier, OnnxModelError, OnnxTimeoutError, type OnnxClassifier } from '../../daemon/models/onnx-classifier.js';
 import { buildTinyModelDir } from '../helpers/tiny-onnx.js';
 
 const BENIGN = 'Please summarise the quarterly report in three bullet points for the team meeting.';

@@ -9,22 +9,20 @@ import type { Reply, RouteRequest } from '../../http/types.js';
 import { GatewayError } from '../../../shared/errors.js';
 import type { ServerRow } from '../servers/registry.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
-import { relay, upstreamLimits } from './forward.js';
+import type { Framed } from '../client/framing.js';
+import { DROP, relay, upstreamLimits } from './forward.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
 import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
-import { watchResults } from './results.js';
+import { type ResultWatch, watchResults } from './results.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
 import type { CallAgent } from './stages/types.js';
 import { handleToolCall, type ProxyDeps } from './tool-call.js';
 
 const ENVIRONMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Methods other than tools/call whose answers bring content to the model: inspected (proxy/results.ts). */
-const INSPECTED_METHODS: ReadonlySet<string> = new Set(['resources/read', 'prompts/get']);
 
 function environmentOf(r: RouteRequest): string {
   const raw = header(r.req.headers, 'x-gateway-environment');
@@ -104,8 +102,10 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
   const signIn = gate.state.signIn ?? {};
   const headersOut = upstreamHeaders(r.req.headers, signIn, 'POST');
   const url = new URL(caller.server.server_url);
+  // Every request's answer stream is watched (results.ts): its result where the method brings content
+  // to the model, its error always, and whatever else the upstream sends on the stream.
   const watch =
-    msg.kind === 'request' && INSPECTED_METHODS.has(msg.method)
+    msg.kind === 'request'
       ? watchResults(deps, await loadContentPolicies(deps.sql, r.principal.projectId), {
           projectId: r.principal.projectId,
           server: caller.server,
@@ -149,8 +149,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           body: JSON.stringify(r.body),
           rpcId: msg.kind === 'request' ? msg.id : undefined,
           extraHeaders: {},
-          ...(view && msg.kind === 'request' ? { transform: (m: unknown) => filterListMessage(m, msg.id, view) } : {}),
-          ...(watch ? { transform: watch.transform } : {}),
+          ...(transformOf(view, watch) ?? {}),
           onSession: async (sid) => {
             if (sid !== caller.sessionId)
               await bindSession(deps.sql, r.principal.projectId, caller.server.id, sid, r.principal.credentialId);
@@ -160,6 +159,19 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
         limitsOf(deps),
       );
       await watch?.record();
+    },
+  };
+}
+
+/** The rewriting of a relayed answer: the watch's inspection, then the tools/list filter of what it passed. */
+function transformOf(view: ListView | null, watch: ResultWatch | null): { transform: (framed: Framed) => unknown } | null {
+  if (view === null) return watch ? { transform: watch.transform } : null;
+  if (watch === null) return { transform: (framed) => filterListMessage(framed, view) };
+  return {
+    transform: (framed) => {
+      const out = watch.transform(framed);
+      if (out === DROP || framed.role !== 'answer') return out;
+      return filterListMessage({ role: 'answer', message: out as Record<string, unknown> }, view);
     },
   };
 }

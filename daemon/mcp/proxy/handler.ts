@@ -17,6 +17,7 @@ import { filterListMessage, filterToolsResult, type ListView } from './list-filt
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
 import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
+import { contentDecided, recordRequestContent } from './request-content.js';
 import { type ResultWatch, watchResults } from './results.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
 import type { CallAgent } from './stages/types.js';
@@ -92,9 +93,28 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
       sessionId: caller.sessionId,
     });
   }
-  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
-  if (gate.kind === 'refuse')
-    return reply(rpcError(idOf(msg), gate.refusal.code, { ...gate.refusal.detail.data }, gate.refusal.detail.message));
+  const policies = await loadContentPolicies(deps.sql, r.principal.projectId);
+  const content =
+    msg.kind === 'response'
+      ? undefined
+      : { method: msg.method, params: msg.params, policies, detectorBudgetMs: deps.config.detectorBudgetMs };
+  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth, content));
+  // What the content stage found in the params is traced (request-content.ts) before anything goes on.
+  const traceId =
+    msg.kind !== 'response' && contentDecided(gate)
+      ? await recordRequestContent(
+          deps,
+          { projectId: r.principal.projectId, server: caller.server, method: msg.method, agentId: caller.agent?.id ?? null, environment },
+          gate,
+        )
+      : null;
+  if (gate.kind === 'refuse') {
+    const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
+    return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));
+  }
+  // Masked by a REDACT argument policy: what the upstream gets instead of the caller's params.
+  const params = gate.state.forwardParams ?? (msg.kind === 'response' ? undefined : msg.params);
+  const body = gate.state.forwardParams ? { ...(r.body as Record<string, unknown>), params } : r.body;
   const view: ListView | null =
     msg.kind === 'request' && msg.method === 'tools/list'
       ? await loadToolsListView(deps.sql, r.principal.projectId, caller.server.id, caller.agent)
@@ -106,7 +126,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
   // to the model, its error always, and whatever else the upstream sends on the stream.
   const watch =
     msg.kind === 'request'
-      ? watchResults(deps, await loadContentPolicies(deps.sql, r.principal.projectId), {
+      ? watchResults(deps, policies, {
           projectId: r.principal.projectId,
           server: caller.server,
           toolName: null,
@@ -126,7 +146,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
             server: caller.server,
             auth: caller.auth!,
             method: msg.method,
-            params: msg.params ?? {},
+            params: params ?? {},
             rpcId: msg.id,
             extraHeaders: {},
             ...(view ? { transform: (result: Record<string, unknown>) => filterToolsResult(result, view) } : {}),
@@ -146,7 +166,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           url,
           method: 'POST',
           headers: headersOut,
-          body: JSON.stringify(r.body),
+          body: JSON.stringify(body),
           rpcId: msg.kind === 'request' ? msg.id : undefined,
           extraHeaders: {},
           ...(transformOf(view, watch) ?? {}),

@@ -30,6 +30,8 @@ export interface CallTool {
   readonly riskLevel: string | null;
   readonly action: string | null;
   readonly findings: readonly string[];
+  /** The tool's inputSchema as last scanned (its x-mcp-header declarations map Mcp-Param-* headers). */
+  readonly inputSchema?: unknown;
 }
 
 export interface CallServer {
@@ -53,8 +55,12 @@ export interface CallContext {
   readonly agentRules: readonly Rule[];
   /** SHA-256 over the RFC 8785 form of the arguments (without _gateway_approval_id). */
   readonly argumentsHash: string;
-  /** The arguments as they would be forwarded (without _gateway_approval_id). */
+  /** The arguments as they would be forwarded (without _gateway_approval_id); another method's whole params. */
   readonly arguments: Record<string, unknown> | undefined;
+  /** Every other member of a tools/call's params (`_meta`, ...): the upstream reads them too. */
+  readonly otherParams?: Record<string, unknown>;
+  /** The method of a request other than tools/call (its content is read as arguments are). */
+  readonly method?: string;
   /** The project's content policies (daemon/mcp/content/), configurations parsed. */
   readonly contentPolicies: readonly LoadedContentPolicy[];
   /** The most a detector call may take before the call is refused (fail closed). */
@@ -76,6 +82,8 @@ export interface CallState {
   readonly argumentFindings?: readonly ContentFinding[];
   /** The arguments with REDACT findings masked: forwarded instead of the caller's. */
   readonly forwardArguments?: Record<string, unknown>;
+  /** The other members of params with REDACT findings masked: forwarded instead of the caller's. */
+  readonly forwardParams?: Record<string, unknown>;
   /** The headers that sign in to the upstream server. */
   readonly signIn?: Readonly<Record<string, string>>;
 }

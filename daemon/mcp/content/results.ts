@@ -81,6 +81,8 @@ export class ResultInspector {
     private readonly awaited: { readonly id: string | number; readonly method: string } | null,
     /** The id of the trace this inspection will be written under, named in a withheld answer. */
     readonly traceId: string,
+    /** The detector time one message may cost in all (GATEWAY_INSPECTION_BUDGET_MS); past it, fail closed. */
+    private readonly totalMs = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Findings past MAX_KEPT_FINDINGS, counted, not kept. */
@@ -163,7 +165,7 @@ export class ResultInspector {
   ): { effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown } {
     let seen: ReturnType<typeof inspect>;
     try {
-      seen = inspect(value, rules, origin, this.budgetMs, this.skip);
+      seen = inspect(value, rules, origin, this.budgetMs, this.skip, this.totalMs);
     } catch {
       this.errorClass = 'detector_error';
       return { effect: 'failed' };

@@ -16,6 +16,7 @@ import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
+import { inspectAhead } from './stages/content.js';
 import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
 import { contentDecided, recordRequestContent } from './request-content.js';
 import { type ResultWatch, watchResults } from './results.js';
@@ -98,7 +99,8 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
     msg.kind === 'response'
       ? undefined
       : { method: msg.method, params: msg.params, policies, detectorBudgetMs: deps.config.detectorBudgetMs };
-  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth, content));
+  const gated = gateContext(caller.server, caller.agent, caller.auth, content);
+  const gate = runStages(PASSTHROUGH_STAGES, content ? await inspectAhead(gated, deps.config.inspectionBudgetMs) : gated);
   // What the content stage found in the params is traced (request-content.ts) before anything goes on.
   const traceId =
     msg.kind !== 'response' && contentDecided(gate)

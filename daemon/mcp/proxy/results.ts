@@ -48,7 +48,7 @@ export interface ResultWatch {
 export function watchResults(deps: Deps, policies: readonly LoadedContentPolicy[], scope: ResultScope): ResultWatch | null {
   const rules = contentRules(policies, scope.server.id, scope.toolName, 'results');
   if (rules.length === 0) return null;
-  const inspector = new ResultInspector(rules, deps.config.detectorBudgetMs, scope.awaited, randomUUID());
+  const inspector = new ResultInspector(rules, deps.config.detectorBudgetMs, scope.awaited, randomUUID(), deps.config.inspectionBudgetMs);
   return {
     inspector,
     transform(framed) {

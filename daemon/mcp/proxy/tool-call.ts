@@ -28,6 +28,7 @@ import { answerThroughGatewaySession } from './gateway-session.js';
 import { relay, upstreamLimits, type RelayResult } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
 import { forwardedParamHeaders, paramHeaderMismatch } from './param-headers.js';
+import { inspectAhead } from './stages/content.js';
 import { forwardUnderApproval, holdCall } from '../../approvals/held-call.js';
 import { loadCallContext, pendingCountFor } from './load.js';
 import { progressTokenOf, requestedWait, waitForDecision, waitSecondsFor } from './approval-wait.js';
@@ -152,7 +153,7 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
   const wait = requestedWait(r.req.headers);
   if (typeof wait === 'object') return invalidParams(msg, wait.invalid);
   const projectId = r.principal.projectId;
-  const ctx = await loadCallContext(deps.sql, projectId, {
+  const loaded = await loadCallContext(deps.sql, projectId, {
     server,
     agent: call.agent,
     auth: call.auth,
@@ -164,6 +165,8 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
     maxPendingPerAgent: deps.config.maxPendingApprovalsPerAgent,
     detectorBudgetMs: deps.config.detectorBudgetMs,
   });
+  // The content stage's inspection, in turns: a large message does not hold the thread from other callers.
+  const ctx = await inspectAhead(loaded, deps.config.inspectionBudgetMs);
   // An Mcp-Param-* header the upstream may read instead of the body must say what the body says.
   const paramMismatch = paramHeaderMismatch(r.req.headers, ctx.tool?.inputSchema, split.forwarded);
   if (paramMismatch !== null) {

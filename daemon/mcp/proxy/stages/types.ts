@@ -10,7 +10,7 @@ import type { CapabilityModel } from '../../../agents/capability.js';
 import type { Approval } from '../../../approvals/store.js';
 import type { UpstreamAuth } from '../../client/upstream-auth.js';
 import type { LoadedContentPolicy } from '../../content/effective.js';
-import type { ContentFinding } from '../../content/inspect.js';
+import type { ContentFinding, Inspection } from '../../content/inspect.js';
 import type { Effective } from '../../rules/effective-rule.js';
 import type { Stage as PipelineStage } from '../../../pipeline/runner.js';
 import type { Refusal as PipelineRefusal, Verdict } from '../../../pipeline/verdict.js';
@@ -61,6 +61,8 @@ export interface CallContext {
   readonly otherParams?: Record<string, unknown>;
   /** The method of a request other than tools/call (its content is read as arguments are). */
   readonly method?: string;
+  /** The content stage's inspection, made ahead in turns (stages/content.ts inspectAhead); absent: the stage makes it. */
+  readonly inspection?: Inspection;
   /** The project's content policies (daemon/mcp/content/), configurations parsed. */
   readonly contentPolicies: readonly LoadedContentPolicy[];
   /** The most a detector call may take before the call is refused (fail closed). */

@@ -1,10 +1,12 @@
 // POST, GET and DELETE on /api/v1/mcp/proxy/{server_id}. Before any policy decision, for every
 // message: the server exists (404 not_found), X-Gateway-Environment is well formed (400), the body
-// is one JSON-RPC 2.0 message (400, -32600), Mcp-Method / Mcp-Name agree with it (400, -32020), and
-// a presented Mcp-Session-Id belongs to this credential (404, -32600). None of these is a decision,
-// so none writes a trace. Then tools/call runs the full pipeline (tool-call.ts); every other
-// method runs the gates only (agent, server, sign-in; no rule, no trace) and is forwarded, a
-// tools/list answer filtered as the project's mcp_tools_list says (list-filter.ts).
+// is one JSON-RPC 2.0 message (400, -32600), Mcp-Method / Mcp-Name / Mcp-Param-* agree with it (400,
+// -32020), and a presented Mcp-Session-Id belongs to this credential (404, -32600). None of these is
+// a decision, so none writes a trace. Then tools/call runs the full pipeline (tool-call.ts); every
+// other method runs the gates and the content of its params (agent, server, content, sign-in; no
+// rule; an MCP_CONTENT trace when the content stage found something) and is forwarded, a tools/list
+// answer filtered as the project's mcp_tools_list says (list-filter.ts), every request's answer
+// stream watched by the results inspection (results.ts, its messages framed by client/framing.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { GatewayError } from '../../../shared/errors.js';
 import type { ServerRow } from '../servers/registry.js';

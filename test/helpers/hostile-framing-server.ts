@@ -1,5 +1,5 @@
 // A hand-written 2025-06-18 MCP server with a session and a GET stream that frames its answers the
-// way an attacker would (issue 25, items 1 and 2): a tools/call is answered by a JSON batch, under the
+// way an attacker would: a tools/call is answered by a JSON batch, under the
 // id as a string, by 202 (or an event stream closed at once) and then on the session's GET stream, or
 // by an error whose message or data carries an injection. Records every request it got (`seen`).
 import type http from 'node:http';

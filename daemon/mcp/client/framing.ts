@@ -1,5 +1,5 @@
 // Every message an upstream sends back on the proxy path, classified in this one place before any of
-// it is relayed (issue 25, item 1): a client takes as the answer to its request whatever its id
+// it is relayed: a client takes as the answer to its request whatever its id
 // comparison lets through (the official SDKs look answers up by Number(id), so "1" answers 1; they
 // take a JSON batch apart; they read a response on the GET stream as the answer to any request still
 // pending), so what is relayed is only what the gateway classified and the inspection saw:

@@ -150,7 +150,7 @@ function effectOf(rule: ContentRule, f: Finding): ContentEffect | null {
  * The work of inspect(), one string at a time: it yields after each detector run, so a caller may
  * give the event loop a turn between runs (inspectInTurns). `totalMs` bounds the time all runs of
  * one message take together (not counting the turns given away): past it, the inspection fails
- * closed (`inspection_budget_exceeded`), however short each string is (issue 25, item 9).
+ * closed (`inspection_budget_exceeded`), however short each string is.
  */
 function* inspecting(
   value: unknown,

@@ -24,7 +24,7 @@ export function argumentsHash(args: Readonly<Record<string, unknown>> | undefine
 }
 
 /**
- * What an approval binds (issue 25, item 4): the arguments' hash as above, or, when the call's params
+ * What an approval binds: the arguments' hash as above, or, when the call's params
  * carry members beside name, arguments and `_meta` (the upstream reads them too), the hash of
  * [arguments, those members] (an array: it cannot be the canonical form of any arguments object).
  * `_meta` is request metadata (a progress token differs on every repeat) and is not bound.

@@ -3,7 +3,7 @@
 // value in the header `Mcp-Param-Name` (a string as it is, an integer in decimal, a boolean as
 // true/false; one that is not plain ASCII as =?base64?…?=) so routing layers need not read the body.
 // An upstream may read the header rather than the body, so the header is one more way to say what the
-// tool gets (issue 25, item 4): a tools/call whose Mcp-Param-* header names no declared argument or
+// tool gets: a tools/call whose Mcp-Param-* header names no declared argument or
 // disagrees with it is refused (400, -32020) before any decision, so the approval bound to the body and
 // the inspection of the body cover what the headers say; and the header goes upstream with the value
 // forwarded (an argument a REDACT policy masked is masked in its header too). On any other method an

@@ -1,4 +1,4 @@
-// The trace of what the content stage found in a request other than tools/call (issue 25, item 4):
+// The trace of what the content stage found in a request other than tools/call:
 // those requests write no decision trace of their own, so findings in their params (the uri of a
 // resources/read, the arguments of a prompts/get, a completion's value, `_meta`) are recorded as
 // traceType MCP_CONTENT, `direction: arguments`: BLOCKED (the request refused, or its content not

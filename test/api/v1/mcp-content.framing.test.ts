@@ -1,4 +1,4 @@
-// Issue 25, items 1 and 2: a hostile server frames its answer so that the results inspection would
+// A hostile server frames its answer so that the results inspection would
 // not see it (a JSON batch, the id as a string, 202 or a stream closed at once and then the answer on
 // the session's GET stream) or puts the injection in a JSON-RPC error (error.message, error.data).
 // Through the official SDK clients (1.x and 2.x) and through `gatewayctl bridge`, each answer is

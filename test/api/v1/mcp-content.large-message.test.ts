@@ -1,4 +1,4 @@
-// Issue 25, item 9: one caller's large message no longer stalls everyone. A tools/call whose
+// One caller's large message no longer stalls everyone. A tools/call whose
 // arguments are many short strings is inspected in turns (inspect.ts inspectInTurns): /healthz is
 // answered while it is inspected. Timings are ratios measured in the same run: the slowest /healthz
 // answer during the call against the call's own duration.

@@ -1,4 +1,4 @@
-// Issue 25, item 4: every part of a request the upstream can read is inspected with the argument
+// Every part of a request the upstream can read is inspected with the argument
 // policies: params._meta and other members of a tools/call's params, the uri of resources/read, the
 // arguments of prompts/get, the value of completion/complete (through the official SDK client); and an
 // Mcp-Param-* header that disagrees with the body, or names no declared argument, is refused before

@@ -136,7 +136,7 @@ t.test('a secret split across sibling strings is found on each part it covers (i
     t.same(inspect(benign, args, 'prompt', BUDGET).findings, [], JSON.stringify(benign));
 });
 
-t.test('issue 25, item 9: a total budget per message, however short each string (fail closed)', async (t) => {
+t.test('a total budget per message, however short each string (fail closed)', async (t) => {
   const value = { items: Array.from({ length: 2000 }, (_, i) => `item ${i}`) };
   const rules = contentRules([], 'srv', 't', 'arguments');
   const over = inspect(value, rules, 'prompt', 1000, undefined, 0);

@@ -24,7 +24,7 @@ t.test('what is not an awaited answer, an inspected server request or notificati
   t.equal(look(inspector('tools/list'), { jsonrpc: '2.0', id: 7, result: { text: INJECTION } }).kind, 'pass');
 });
 
-t.test('issue 25, items 1 and 2: a response to another id and junk are dropped; an error answer is inspected', async (t) => {
+t.test('a response to another id and junk are dropped; an error answer is inspected', async (t) => {
   const i = inspector();
   t.same(look(i, { jsonrpc: '2.0', id: 8, result: { content: [{ type: 'text', text: INJECTION }] } }), { kind: 'drop' });
   t.same(look(i, 'not an object'), { kind: 'drop' });

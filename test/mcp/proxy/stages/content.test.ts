@@ -120,7 +120,7 @@ t.test('fail closed: a stored configuration that no longer parses refuses the ca
   t.match(slow, { kind: 'refuse', refusal: { code: 'CONTENT_CHECK_FAILED', detail: { data: { error_class: 'detector_timeout' } } } });
 });
 
-t.test('issue 25, item 4: the other members of params are read as the arguments are, and named from params', async (t) => {
+t.test('the other members of params are read as the arguments are, and named from params', async (t) => {
   const blocked = run(ctx({ city: 'Paris' }, { otherParams: { _meta: { note: `key ${KEY}` } } }));
   t.equal(blocked.kind, 'refuse');
   if (blocked.kind !== 'refuse') return;

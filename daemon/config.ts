@@ -102,6 +102,7 @@ const envSchema = z
       .default('governance-gateway.local'),
     GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
     GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
+    GATEWAY_INSPECTION_BUDGET_MS: positiveInt(5000),
     GATEWAY_INJECTION_MODEL_DIR: z.string().min(1).optional(),
     GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(900),
     GATEWAY_ANCHOR_RPC_URL: z
@@ -170,6 +171,8 @@ export interface Config {
   readonly retentionIntervalMs: number;
   /** Longest one detector may run on one text before the request is blocked (fail closed). */
   readonly detectorBudgetMs: number;
+  /** The detector time one MCP request's content may cost in all before it is refused (fail closed). */
+  readonly inspectionBudgetMs: number;
   /**
    * A local ONNX text classifier the injection detector also consults (models/onnx-classifier.ts);
    * null: none. Loaded at start, never fetched.
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerOrigin: e.GATEWAY_LEDGER_ORIGIN,
     retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
     detectorBudgetMs: e.GATEWAY_DETECTOR_BUDGET_MS,
+    inspectionBudgetMs: e.GATEWAY_INSPECTION_BUDGET_MS,
     injectionModelDir: e.GATEWAY_INJECTION_MODEL_DIR === undefined ? null : path.resolve(e.GATEWAY_INJECTION_MODEL_DIR),
     outageStateMaxAgeMs: e.GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS * 1000,
     anchor:

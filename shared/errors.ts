@@ -192,7 +192,7 @@ export const MCP_RPC_ERRORS = {
     status: 403,
     message: "The MCP server's sign-in cannot be attached; the call is refused (fail closed).",
   },
-  HEADER_MISMATCH: { rpc: -32020, status: 400, message: 'The Mcp-Method or Mcp-Name header does not match the request body.' },
+  HEADER_MISMATCH: { rpc: -32020, status: 400, message: 'An Mcp-Method, Mcp-Name or Mcp-Param-* header does not match the request body.' },
   SESSION_NOT_BOUND: { rpc: -32600, status: 404, message: 'Unknown MCP session for this credential; initialize a new session.' },
   INVALID_REQUEST: { rpc: -32600, status: 400, message: 'The body is not a JSON-RPC 2.0 message the proxy accepts.' },
   INVALID_PARAMS: { rpc: -32602, status: 400, message: 'The request parameters are not valid.' },

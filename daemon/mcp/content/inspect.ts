@@ -33,7 +33,7 @@ export type Inspection =
   | { readonly ok: true; readonly findings: readonly ContentFinding[]; readonly located: readonly Located[] }
   | {
       readonly ok: false;
-      readonly errorClass: 'detector_error' | 'detector_timeout' | 'policy_config_invalid';
+      readonly errorClass: 'detector_error' | 'detector_timeout' | 'policy_config_invalid' | 'inspection_budget_exceeded';
       readonly detector: string;
       readonly findings: readonly ContentFinding[];
     };
@@ -146,16 +146,29 @@ function effectOf(rule: ContentRule, f: Finding): ContentEffect | null {
   return level === 'high' && !modelOnly ? (rule.action as ContentEffect) : 'FLAG';
 }
 
-/** The detectors of `rules` over every string of `value` (but what `skip` leaves out); `origin` is whose words they are. */
-export function inspect(value: unknown, rules: readonly ContentRule[], origin: TextOrigin, budgetMs: number, skip?: Skip): Inspection {
+/**
+ * The work of inspect(), one string at a time: it yields after each detector run, so a caller may
+ * give the event loop a turn between runs (inspectInTurns). `totalMs` bounds the time all runs of
+ * one message take together (not counting the turns given away): past it, the inspection fails
+ * closed (`inspection_budget_exceeded`), however short each string is.
+ */
+function* inspecting(
+  value: unknown,
+  rules: readonly ContentRule[],
+  origin: TextOrigin,
+  budgetMs: number,
+  totalMs: number,
+  skip?: Skip,
+): Generator<void, Inspection> {
   const findings: ContentFinding[] = [];
+  let spent = 0;
   const located: Located[] = [];
   if (rules.length === 0) return { ok: true, findings, located };
   const strings = walk(value, skip);
   for (const rule of rules) {
     if (rule.config === undefined) return { ok: false, errorClass: 'policy_config_invalid', detector: rule.detector, findings };
     const detector = DETECTORS[rule.detector]!;
-    const run = (text: string): Finding[] | 'detector_error' | 'detector_timeout' => {
+    const run = (text: string): Finding[] | 'detector_error' | 'detector_timeout' | 'inspection_budget_exceeded' => {
       const started = performance.now();
       let found: Finding[];
       try {
@@ -163,7 +176,10 @@ export function inspect(value: unknown, rules: readonly ContentRule[], origin: T
       } catch {
         return 'detector_error';
       }
-      return performance.now() - started > budgetMs ? 'detector_timeout' : found;
+      const took = performance.now() - started;
+      spent += took;
+      if (took > budgetMs) return 'detector_timeout';
+      return spent > totalMs ? 'inspection_budget_exceeded' : found;
     };
     const add = (path: string, span: Finding): void => {
       const wanted = effectOf(rule, span);
@@ -186,6 +202,7 @@ export function inspect(value: unknown, rules: readonly ContentRule[], origin: T
       const found = run(text);
       if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
       for (const span of found) add(path, span);
+      yield;
     }
     if (rule.detector !== 'secrets') continue;
     // A secret split across sibling strings: findings of their join that cross a boundary.
@@ -193,9 +210,54 @@ export function inspect(value: unknown, rules: readonly ContentRule[], origin: T
       const found = run(join.text);
       if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
       for (const { path, span } of crossing(join, found)) add(path, { ...span, rule: `${span.rule ?? ''}(split)` });
+      yield;
     }
   }
   return { ok: true, findings, located };
+}
+
+/** The detectors of `rules` over every string of `value` (but what `skip` leaves out); `origin` is whose words they are. */
+export function inspect(
+  value: unknown,
+  rules: readonly ContentRule[],
+  origin: TextOrigin,
+  budgetMs: number,
+  skip?: Skip,
+  totalMs = Number.POSITIVE_INFINITY,
+): Inspection {
+  const steps = inspecting(value, rules, origin, budgetMs, totalMs, skip);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How long inspectInTurns works before it lets the event loop answer others. */
+const TURN_MS = 10;
+
+/**
+ * inspect(), giving the event loop a turn every TURN_MS of work: a message of many strings no longer
+ * holds the daemon's thread (/healthz and other callers are answered meanwhile), and `totalMs` bounds
+ * the work one message may cost.
+ */
+export async function inspectInTurns(
+  value: unknown,
+  rules: readonly ContentRule[],
+  origin: TextOrigin,
+  budgetMs: number,
+  totalMs: number,
+  skip?: Skip,
+): Promise<Inspection> {
+  const steps = inspecting(value, rules, origin, budgetMs, totalMs, skip);
+  let turn = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - turn >= TURN_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
+  }
 }
 
 /** The strongest effect among findings: BLOCK > REDACT > FLAG; null when there are none. */

@@ -1,6 +1,8 @@
-// What comes back from an upstream, one JSON-RPC message at a time, before it is passed on: the
-// answer to a tools/call, resources/read or prompts/get the caller waits for, and the server's own
-// requests to the client (sampling/createMessage, elicitation/create). Every string of an answer is
+// What comes back from an upstream, one JSON-RPC message at a time as framing.ts classified it,
+// before it is passed on: the answer to a tools/call, resources/read or prompts/get the caller waits
+// for, the error answer of any request (hosts show it to the model), a response on the GET stream (an
+// answer to some request), and the server's own requests to the client (sampling/createMessage,
+// elicitation/create); a response nothing waits for and junk are dropped. Every string of an answer is
 // data the model will read (origin `data`, so instructions addressed to the model count); a server's
 // request is read as the server's own prompt (origin `prompt`: asking is what it is for). Binary
 // content (a `blob`, the `data` of an image or audio item) is passed on and counted; protocol members
@@ -22,6 +24,7 @@
 // A detector that cannot run withholds the answer or refuses the request (fail closed).
 // Pure: the caller writes the trace (MCP_CONTENT) and answers the server.
 import type { TextOrigin } from '../../detectors/types.js';
+import type { Framed } from '../client/framing.js';
 import type { ContentRule } from './effective.js';
 import { findingSummary, inspect, redactValue, strongest, type ContentFinding, type Skip } from './inspect.js';
 
@@ -78,6 +81,8 @@ export class ResultInspector {
     private readonly awaited: { readonly id: string | number; readonly method: string } | null,
     /** The id of the trace this inspection will be written under, named in a withheld answer. */
     readonly traceId: string,
+    /** The detector time one message may cost in all (GATEWAY_INSPECTION_BUDGET_MS); past it, fail closed. */
+    private readonly totalMs = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Findings past MAX_KEPT_FINDINGS, counted, not kept. */
@@ -107,17 +112,38 @@ export class ResultInspector {
     return this.findings.length > 0 ? 'FLAGGED' : 'PASSED';
   }
 
-  inspectMessage(message: unknown): MessageVerdict {
-    if (!this.active || !isObject(message)) return { kind: 'pass', message };
-    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
-      return INSPECTED_REQUESTS.has(message.method) ? this.serverRequest(message, message.id) : { kind: 'pass', message };
+  /** One message as framing.ts classified it: what the client may see of it. */
+  inspectMessage(framed: Framed): MessageVerdict {
+    if (framed.role === 'junk' || framed.role === 'stray') return this.drop(framed);
+    const message = framed.message;
+    if (!this.active) return { kind: 'pass', message };
+    switch (framed.role) {
+      case 'request':
+        return INSPECTED_REQUESTS.has(framed.message.method) ? this.serverRequest(message, framed.message.id) : { kind: 'pass', message };
+      case 'notification':
+        return INSPECTED_NOTIFICATIONS.has(framed.message.method)
+          ? this.notification(message, framed.message.method)
+          : { kind: 'pass', message };
+      case 'response':
+        // On the GET stream: an answer to a request of unknown method, read as any answer is.
+        return { kind: 'pass', message: this.answer(message, { id: message.id as string | number, method: 'unknown' }) };
+      case 'answer': {
+        const awaited = this.awaited ?? { id: message.id as string | number, method: 'unknown' };
+        const inspected = 'error' in message || INSPECTED_RESULTS.has(awaited.method);
+        return { kind: 'pass', message: inspected ? this.answer(message, awaited) : message };
+      }
     }
-    if (typeof message.method === 'string' && !('id' in message))
-      return INSPECTED_NOTIFICATIONS.has(message.method) ? this.notification(message, message.method) : { kind: 'pass', message };
-    const awaited = this.awaited;
-    if (awaited === null || message.id !== awaited.id || !('result' in message) || !INSPECTED_RESULTS.has(awaited.method))
-      return { kind: 'pass', message };
-    return { kind: 'pass', message: this.answer(message, awaited) };
+  }
+
+  /** Messages dropped by their framing, counted by why (the trace's `dropped_messages`). */
+  readonly droppedMessages: Record<string, number> = {};
+
+  private drop(framed: Framed & { role: 'junk' | 'stray' }): MessageVerdict {
+    const why = framed.role === 'stray' ? 'response_not_awaited' : 'not_a_message';
+    this.droppedMessages[why] = (this.droppedMessages[why] ?? 0) + 1;
+    if (framed.role === 'stray') this.keepOriginal(framed.message);
+    this.outcomes.add('dropped');
+    return { kind: 'drop' };
   }
 
   private readonly skip: Skip = (key, parent) => {
@@ -139,7 +165,7 @@ export class ResultInspector {
   ): { effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown } {
     let seen: ReturnType<typeof inspect>;
     try {
-      seen = inspect(value, rules, origin, this.budgetMs, this.skip);
+      seen = inspect(value, rules, origin, this.budgetMs, this.skip, this.totalMs);
     } catch {
       this.errorClass = 'detector_error';
       return { effect: 'failed' };
@@ -162,16 +188,25 @@ export class ResultInspector {
     }
   }
 
+  /**
+   * The answer to a request: its result or, just as much, its error (hosts show a tool's error to the
+   * model), read as data. An error is examined as `{error: {message, data}}`, so findings name
+   * `$.error.message` or `$.error.data...`; a withheld error becomes the gateway's -32003.
+   */
   private answer(message: Record<string, unknown>, awaited: { id: string | number; method: string }): unknown {
-    const seen = this.examine(message.result, `result of ${awaited.method}`, 'data');
+    const isError = 'error' in message;
+    const member = isError ? 'error' : 'result';
+    const seen = isError
+      ? this.examine({ error: message.error }, `error of ${awaited.method}`, 'data')
+      : this.examine(message.result, `result of ${awaited.method}`, 'data');
     if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
     if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
       this.outcomes.add('withheld');
-      return this.withheld(message, awaited, seen.effect === 'failed');
+      return this.withheld(message, isError ? { method: 'unknown' } : awaited, seen.effect === 'failed');
     }
     if (seen.effect === 'REDACT') {
       this.outcomes.add('masked');
-      return { ...message, result: seen.masked };
+      return { ...message, [member]: isError ? (seen.masked as { error: unknown }).error : seen.masked };
     }
     if (seen.effect === 'FLAG') this.outcomes.add('flagged');
     return message;
@@ -188,7 +223,7 @@ export class ResultInspector {
       const era = isObject(message.result) && 'resultType' in message.result ? { resultType: 'complete' } : {};
       return { ...message, result: { ...era, content: [{ type: 'text', text }], isError: true } };
     }
-    const { result: _withheld, ...rest } = message;
+    const { result: _withheld, error: _withheldError, ...rest } = message;
     return {
       ...rest,
       error: {

@@ -23,6 +23,23 @@ export function argumentsHash(args: Readonly<Record<string, unknown>> | undefine
   );
 }
 
+/**
+ * What an approval binds: the arguments' hash as above, or, when the call's params
+ * carry members beside name, arguments and `_meta` (the upstream reads them too), the hash of
+ * [arguments, those members] (an array: it cannot be the canonical form of any arguments object).
+ * `_meta` is request metadata (a progress token differs on every repeat) and is not bound.
+ */
+export function bindingHash(args: Readonly<Record<string, unknown>> | undefined, otherParams: Readonly<Record<string, unknown>>): string {
+  const { _meta: _request, ...bound } = otherParams;
+  if (Object.keys(bound).length === 0) return argumentsHash(args);
+  return (
+    'sha256:'
+    + createHash('sha256')
+      .update(canonicalJson([args ?? {}, bound]), 'utf8')
+      .digest('hex')
+  );
+}
+
 export interface SplitArguments {
   /** The arguments as forwarded (and hashed), without the approval id; undefined when none were sent. */
   readonly forwarded: Record<string, unknown> | undefined;

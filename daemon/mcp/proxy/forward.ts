@@ -6,10 +6,15 @@
 // GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES) and checked to be JSON, then sent byte for byte; an SSE
 // answer is streamed through chunk by chunk as it arrives (progress notifications and
 // server-to-client requests reach the client at once), each event bounded by the same limit.
-// A tools/list answer (list-filter.ts) and an answer whose content is inspected (results.ts: tools/call,
-// resources/read, prompts/get, the GET stream) are rewritten: each whole event is parsed and emitted
-// again with every field (id, retry, event, data), comment lines passed on in order, and nothing of an
-// event leaves before it is complete. When the client goes away the upstream request is aborted.
+// A tools/list answer (list-filter.ts) and an answer whose content is inspected (results.ts: every
+// request's answer stream and the GET stream, when a results policy is in force) are rewritten: each
+// whole event is parsed, its messages classified (framing.ts: a batch taken apart, the answer's id
+// made the request's, strays and junk handed to the transform to be dropped) and emitted again one
+// event per message, the event's fields (id, retry, event) kept, comment lines passed on in order,
+// and nothing of an event leaves before it is complete. A JSON answer so rewritten is the one
+// response to the request or, when it holds none, -32006; a GET answered 2xx with anything but an
+// event stream is refused (a client reads any 2xx body of its GET as events). When the client goes
+// away the upstream request is aborted.
 //
 // Time (client/deadline.ts; POST and DELETE, not the long-lived GET stream): connect + response headers
 // within GATEWAY_UPSTREAM_TIMEOUT_SECONDS (a tools/call's headers within the idle deadline), then
@@ -33,6 +38,7 @@ import { DEADLINE_SETTINGS, type ExchangeLimits, mediaType } from '../client/htt
 import { formatSseEvent, SseParser, type SseEvent } from '../client/sse.js';
 import { sendStatusError } from '../../http/respond.js';
 import { FORWARDED_RESPONSE } from './headers.js';
+import { type Framed, StreamFraming } from '../client/framing.js';
 import { rpcError } from './rpc.js';
 import { failureOutcome, failureReason, sendRpcError, type Seen } from './upstream-failure.js';
 
@@ -67,10 +73,10 @@ export interface RelayRequest {
   /** The request's JSON-RPC method (a tools/call may take longer to answer its headers). */
   readonly rpcMethod?: string;
   /**
-   * Rewrites each JSON-RPC message of the answer (tools/list filtering, content inspection); DROP
-   * keeps an event from the client. With it, SSE events are parsed and emitted again one by one.
+   * Rewrites each classified message of the answer (tools/list filtering, content inspection); DROP
+   * keeps it from the client. With it, SSE events are parsed, framed and emitted again one by one.
    */
-  readonly transform?: (message: unknown) => unknown;
+  readonly transform?: (framed: Framed) => unknown;
   /** Headers the proxy adds to the answer (governance headers). */
   readonly extraHeaders: Readonly<Record<string, string>>;
   /** Called with an Mcp-Session-Id the upstream answered with, before the answer is sent on. */
@@ -132,6 +138,12 @@ function errorEvent(req: RelayRequest, reason: McpRpcReason, detail: string): st
   return formatSseEvent({ type: 'message', data: JSON.stringify(rpcError(req.rpcId ?? null, reason, { detail }).body) });
 }
 
+/** How mcp_call_outcomes records an answer the framing found. */
+function seenOf(answer: Record<string, unknown>): Seen {
+  const error = answer.error as { code?: unknown } | undefined;
+  return error ? { outcome: 'rpc_error', rpcCode: typeof error.code === 'number' ? error.code : null } : { outcome: 'ok', rpcCode: null };
+}
+
 async function relayJson(
   res: ServerResponse,
   req: RelayRequest,
@@ -142,23 +154,70 @@ async function relayJson(
   limit: number,
 ): Promise<Seen> {
   const { raw, value: message } = await readBoundedJson(body, limit, declared);
-  const seen = classify(message, req.rpcId) ?? { outcome: 'ok', rpcCode: null };
-  const rewritten = req.transform ? req.transform(message) : DROP;
-  // DROP here (a server's request as the whole answer, which no server sends) leaves the answer as it came.
-  const out = rewritten === DROP ? raw : Buffer.from(JSON.stringify(rewritten), 'utf8');
+  if (!req.transform) {
+    const seen = classify(message, req.rpcId) ?? { outcome: 'ok', rpcCode: null };
+    res.writeHead(status, { ...headers, 'content-length': raw.length });
+    res.end(raw);
+    return seen;
+  }
+  // One body holds one answer: the response to the request, rewritten; anything beside it is dropped (traced).
+  let answer: { framed: Record<string, unknown>; out: unknown } | null = null;
+  for (const f of new StreamFraming(req.rpcId ?? null).frame(message)) {
+    const item: Framed = f.role === 'request' || f.role === 'notification' ? { role: 'junk', why: `a ${f.role} inside a JSON answer` } : f;
+    const out = req.transform(item);
+    if (item.role === 'answer' && out !== DROP) answer = { framed: item.message, out };
+  }
+  if (answer === null) {
+    const detail = 'the upstream answer is not the JSON-RPC response to the request';
+    sendRpcError(res, req.rpcId ?? null, 'UPSTREAM_INVALID_RESPONSE', { detail, upstream_status: status }, req.extraHeaders);
+    return { outcome: 'invalid_response', rpcCode: MCP_RPC_ERRORS.UPSTREAM_INVALID_RESPONSE.rpc };
+  }
+  const out = Buffer.from(JSON.stringify(answer.out), 'utf8');
   res.writeHead(status, { ...headers, 'content-length': out.length });
   res.end(out);
-  return seen;
+  return seenOf(answer.framed);
 }
 
 /** What a transform returns for a message the client must not see (a server request the gateway refused). */
 export const DROP: unique symbol = Symbol('drop');
 
-/** One event as passed on: rewritten by the transform when it carries a JSON message, every other field kept; '' when dropped. */
-function rewrite(event: SseEvent, message: unknown, transform: (message: unknown) => unknown): string {
-  if (message === undefined) return formatSseEvent(event);
-  const out = transform(message);
-  return out === DROP ? '' : formatSseEvent({ ...event, data: JSON.stringify(out) });
+/**
+ * One event as passed on: its messages framed (framing.ts) and each rewritten by the transform, one
+ * event per message kept, the event's id and retry on the last; an event with no data goes on as it
+ * came, and one whose every message was dropped keeps only its id and retry (a client resumes from them).
+ */
+function rewrite(
+  event: SseEvent,
+  framing: StreamFraming,
+  transform: (framed: Framed) => unknown,
+): { text: string; answer?: Record<string, unknown> } {
+  if (event.data === null || event.data === '') return { text: formatSseEvent(event) };
+  let value: unknown;
+  let framed: Framed[];
+  try {
+    value = JSON.parse(event.data);
+    framed = framing.frame(value);
+  } catch {
+    framed = [{ role: 'junk', why: 'event data that is not JSON' }];
+  }
+  const kept: unknown[] = [];
+  let answer: Record<string, unknown> | undefined;
+  for (const f of framed) {
+    const out = transform(f);
+    if (f.role === 'answer') answer = f.message;
+    if (out !== DROP) kept.push(out);
+  }
+  const { id, retry } = event;
+  const marks = { ...(id !== undefined ? { id } : {}), ...(retry !== undefined ? { retry } : {}) };
+  if (kept.length === 0)
+    return {
+      text: id !== undefined || retry !== undefined ? formatSseEvent({ type: event.type, data: null, ...marks }) : '',
+      ...(answer ? { answer } : {}),
+    };
+  const text = kept
+    .map((m, i) => formatSseEvent({ type: event.type, data: JSON.stringify(m), ...(i === kept.length - 1 ? marks : {}) }))
+    .join('');
+  return { text, ...(answer ? { answer } : {}) };
 }
 
 async function relaySse(
@@ -172,6 +231,7 @@ async function relaySse(
   gone: AbortSignal,
 ): Promise<Seen> {
   const parser = new SseParser(limit);
+  const framing = new StreamFraming(req.rpcId ?? null);
   let seen: Seen = { outcome: 'invalid_response', rpcCode: null };
   res.writeHead(status, headers);
   res.flushHeaders();
@@ -186,6 +246,12 @@ async function relaySse(
           rebuilt.push(`:${event.comment}\n`); // keep-alives go on as they came, between whole events
           continue;
         }
+        if (req.transform) {
+          const out = rewrite(event, framing, req.transform);
+          if (out.answer) seen = seenOf(out.answer);
+          rebuilt.push(out.text);
+          continue;
+        }
         let message: unknown;
         if (event.data !== null)
           try {
@@ -194,7 +260,6 @@ async function relaySse(
             /* not ours to judge: passed on as it came */
           }
         seen = classify(message, req.rpcId) ?? seen;
-        if (req.transform) rebuilt.push(rewrite(event, message, req.transform));
       }
       const signal = deadline?.signal ?? gone;
       if (req.transform) {
@@ -292,6 +357,13 @@ async function answerSuccess(
   if (session !== undefined && req.onSession) await hook(req.onSession(session));
   const type = mediaType(up.headers);
   if (type === 'text/event-stream') return relaySse(res, req, status, headers, up.body, limit, deadline, gone);
+  if (req.method === 'GET' && req.transform) {
+    // A client reads any 2xx body of its GET as an event stream: one that is not declared so is not relayed.
+    await discard(up.body);
+    const { 'content-type': _upstreamType, ...kept } = headers;
+    sendStatusError(res, 502, `The upstream MCP server answered the event stream with content type "${type}", not an event stream.`, kept);
+    return { outcome: 'invalid_response', rpcCode: null };
+  }
   if (req.method !== 'POST') {
     await passBounded(res, status, headers, up.body);
     return { outcome: 'ok', rpcCode: null };

@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
 import { McpSession, type Era } from '../client/session.js';
 import { McpClientError, type JsonRpcErrorObject } from '../client/errors.js';
+import type { Framed } from '../client/framing.js';
 import type { ExchangeLimits } from '../client/http-exchange.js';
 import type { ServerRow } from '../servers/registry.js';
 import type { RelayResult } from './forward.js';
@@ -60,8 +61,8 @@ export interface GatewayCall {
   readonly extraHeaders: Readonly<Record<string, string>>;
   /** Rewrites a result before it goes back (tools/list filtering). */
   readonly transform?: (result: Record<string, unknown>) => Record<string, unknown>;
-  /** Rewrites the whole answer message before it goes back (content inspection, proxy/results.ts). */
-  readonly inspect?: (message: unknown) => unknown;
+  /** Rewrites the whole answer before it goes back (content inspection, proxy/results.ts): the session matched it to the request. */
+  readonly inspect?: (framed: Framed) => unknown;
   /** Added to the error data of an upstream failure (the decision trace's id). */
   readonly failureData?: Readonly<Record<string, unknown>>;
 }
@@ -91,7 +92,7 @@ export async function answerThroughGatewaySession(res: ServerResponse, call: Gat
     answer.kind === 'result'
       ? { jsonrpc: '2.0', id: call.rpcId, result: call.transform ? call.transform(answer.result) : answer.result }
       : { jsonrpc: '2.0', id: call.rpcId, error: answer.error };
-  const text = JSON.stringify(call.inspect ? call.inspect(body) : body);
+  const text = JSON.stringify(call.inspect ? call.inspect({ role: 'answer', message: body }) : body);
   res.writeHead(200, { ...call.extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
   return {

@@ -1,30 +1,32 @@
 // POST, GET and DELETE on /api/v1/mcp/proxy/{server_id}. Before any policy decision, for every
 // message: the server exists (404 not_found), X-Gateway-Environment is well formed (400), the body
-// is one JSON-RPC 2.0 message (400, -32600), Mcp-Method / Mcp-Name agree with it (400, -32020), and
-// a presented Mcp-Session-Id belongs to this credential (404, -32600). None of these is a decision,
-// so none writes a trace. Then tools/call runs the full pipeline (tool-call.ts); every other
-// method runs the gates only (agent, server, sign-in; no rule, no trace) and is forwarded, a
-// tools/list answer filtered as the project's mcp_tools_list says (list-filter.ts).
+// is one JSON-RPC 2.0 message (400, -32600), Mcp-Method / Mcp-Name / Mcp-Param-* agree with it (400,
+// -32020), and a presented Mcp-Session-Id belongs to this credential (404, -32600). None of these is
+// a decision, so none writes a trace. Then tools/call runs the full pipeline (tool-call.ts); every
+// other method runs the gates and the content of its params (agent, server, content, sign-in; no
+// rule; an MCP_CONTENT trace when the content stage found something) and is forwarded, a tools/list
+// answer filtered as the project's mcp_tools_list says (list-filter.ts), every request's answer
+// stream watched by the results inspection (results.ts, its messages framed by client/framing.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { GatewayError } from '../../../shared/errors.js';
 import type { ServerRow } from '../servers/registry.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
-import { relay, upstreamLimits } from './forward.js';
+import type { Framed } from '../client/framing.js';
+import { DROP, relay, upstreamLimits } from './forward.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
+import { inspectAhead } from './stages/content.js';
 import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
-import { watchResults } from './results.js';
+import { contentDecided, recordRequestContent } from './request-content.js';
+import { type ResultWatch, watchResults } from './results.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
 import type { CallAgent } from './stages/types.js';
 import { handleToolCall, type ProxyDeps } from './tool-call.js';
 
 const ENVIRONMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Methods other than tools/call whose answers bring content to the model: inspected (proxy/results.ts). */
-const INSPECTED_METHODS: ReadonlySet<string> = new Set(['resources/read', 'prompts/get']);
 
 function environmentOf(r: RouteRequest): string {
   const raw = header(r.req.headers, 'x-gateway-environment');
@@ -94,9 +96,29 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
       sessionId: caller.sessionId,
     });
   }
-  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
-  if (gate.kind === 'refuse')
-    return reply(rpcError(idOf(msg), gate.refusal.code, { ...gate.refusal.detail.data }, gate.refusal.detail.message));
+  const policies = await loadContentPolicies(deps.sql, r.principal.projectId);
+  const content =
+    msg.kind === 'response'
+      ? undefined
+      : { method: msg.method, params: msg.params, policies, detectorBudgetMs: deps.config.detectorBudgetMs };
+  const gated = gateContext(caller.server, caller.agent, caller.auth, content);
+  const gate = runStages(PASSTHROUGH_STAGES, content ? await inspectAhead(gated, deps.config.inspectionBudgetMs) : gated);
+  // What the content stage found in the params is traced (request-content.ts) before anything goes on.
+  const traceId =
+    msg.kind !== 'response' && contentDecided(gate)
+      ? await recordRequestContent(
+          deps,
+          { projectId: r.principal.projectId, server: caller.server, method: msg.method, agentId: caller.agent?.id ?? null, environment },
+          gate,
+        )
+      : null;
+  if (gate.kind === 'refuse') {
+    const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
+    return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));
+  }
+  // Masked by a REDACT argument policy: what the upstream gets instead of the caller's params.
+  const params = gate.state.forwardParams ?? (msg.kind === 'response' ? undefined : msg.params);
+  const body = gate.state.forwardParams ? { ...(r.body as Record<string, unknown>), params } : r.body;
   const view: ListView | null =
     msg.kind === 'request' && msg.method === 'tools/list'
       ? await loadToolsListView(deps.sql, r.principal.projectId, caller.server.id, caller.agent)
@@ -104,9 +126,11 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
   const signIn = gate.state.signIn ?? {};
   const headersOut = upstreamHeaders(r.req.headers, signIn, 'POST');
   const url = new URL(caller.server.server_url);
+  // Every request's answer stream is watched (results.ts): its result where the method brings content
+  // to the model, its error always, and whatever else the upstream sends on the stream.
   const watch =
-    msg.kind === 'request' && INSPECTED_METHODS.has(msg.method)
-      ? watchResults(deps, await loadContentPolicies(deps.sql, r.principal.projectId), {
+    msg.kind === 'request'
+      ? watchResults(deps, policies, {
           projectId: r.principal.projectId,
           server: caller.server,
           toolName: null,
@@ -126,7 +150,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
             server: caller.server,
             auth: caller.auth!,
             method: msg.method,
-            params: msg.params ?? {},
+            params: params ?? {},
             rpcId: msg.id,
             extraHeaders: {},
             ...(view ? { transform: (result: Record<string, unknown>) => filterToolsResult(result, view) } : {}),
@@ -146,11 +170,10 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           url,
           method: 'POST',
           headers: headersOut,
-          body: JSON.stringify(r.body),
+          body: JSON.stringify(body),
           rpcId: msg.kind === 'request' ? msg.id : undefined,
           extraHeaders: {},
-          ...(view && msg.kind === 'request' ? { transform: (m: unknown) => filterListMessage(m, msg.id, view) } : {}),
-          ...(watch ? { transform: watch.transform } : {}),
+          ...(transformOf(view, watch) ?? {}),
           onSession: async (sid) => {
             if (sid !== caller.sessionId)
               await bindSession(deps.sql, r.principal.projectId, caller.server.id, sid, r.principal.credentialId);
@@ -160,6 +183,19 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
         limitsOf(deps),
       );
       await watch?.record();
+    },
+  };
+}
+
+/** The rewriting of a relayed answer: the watch's inspection, then the tools/list filter of what it passed. */
+function transformOf(view: ListView | null, watch: ResultWatch | null): { transform: (framed: Framed) => unknown } | null {
+  if (view === null) return watch ? { transform: watch.transform } : null;
+  if (watch === null) return { transform: (framed) => filterListMessage(framed, view) };
+  return {
+    transform: (framed) => {
+      const out = watch.transform(framed);
+      if (out === DROP || framed.role !== 'answer') return out;
+      return filterListMessage({ role: 'answer', message: out as Record<string, unknown> }, view);
     },
   };
 }

@@ -1,7 +1,7 @@
 // HTTP headers on the proxy path. The 2026-07-28 transport repeats the method (Mcp-Method) and the
 // target name (Mcp-Name) in headers so routing layers need not read the body; the proxy checks they
 // agree with the body before any policy decision (a mismatch is 400, JSON-RPC -32020), so a router
-// and the policy can never see two different calls. What goes upstream is an allow-list: never the
+// and the policy can never see two different calls; Mcp-Param-* headers likewise (param-headers.ts). What goes upstream is an allow-list: never the
 // caller's Authorization (the MCP specification forbids token passthrough), cookies or gateway headers.
 import type { IncomingHttpHeaders } from 'node:http';
 import { quoted } from '../../../shared/text.js';
@@ -22,7 +22,8 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   return Array.isArray(v) ? v[0] : v;
 }
 
-function decodeName(value: string): string {
+/** A header value as the 2026-07-28 transport encodes it: plain, or =?base64?…?= around UTF-8. */
+export function decodeHeaderValue(value: string): string {
   const m = BASE64_SENTINEL.exec(value);
   return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : value;
 }
@@ -30,6 +31,10 @@ function decodeName(value: string): string {
 /** Null when Mcp-Method / Mcp-Name agree with the body (or are rightly absent); else what disagrees. */
 export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): string | null {
   if (msg.kind === 'response') return null;
+  // Mcp-Param-* mirrors a tools/call argument (param-headers.ts checks it against the body); elsewhere it names nothing.
+  const param = Object.keys(headers).find((name) => name.startsWith('mcp-param-'));
+  if (param !== undefined && msg.method !== 'tools/call')
+    return `Mcp-Param-${param.slice('mcp-param-'.length)} header sent for method ${quoted(msg.method)}, which declares none`;
   const modern = header(headers, 'mcp-protocol-version') === MODERN_PROTOCOL_VERSION;
   const method = header(headers, 'mcp-method');
   if (method === undefined && modern) return 'Mcp-Method header missing';
@@ -40,7 +45,7 @@ export function routingMismatch(headers: IncomingHttpHeaders, msg: RpcMessage): 
   if (field === null) return name === undefined ? null : `Mcp-Name header sent for method ${quoted(msg.method)}, which names nothing`;
   const source = msg.params?.[field];
   if (name === undefined) return modern ? 'Mcp-Name header missing' : null;
-  if (typeof source !== 'string' || decodeName(name) !== source) return `Mcp-Name header does not match params.${field}`;
+  if (typeof source !== 'string' || decodeHeaderValue(name) !== source) return `Mcp-Name header does not match params.${field}`;
   return null;
 }
 

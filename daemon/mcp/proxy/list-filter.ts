@@ -15,6 +15,8 @@
 import type { Rule } from '../../../shared/agent-schemas.js';
 import type { CapabilityModel } from '../../agents/capability.js';
 import { McpClientError } from '../client/errors.js';
+import type { Framed } from '../client/framing.js';
+import { DROP } from './forward.js';
 import { effectiveRule } from '../rules/effective-rule.js';
 import { parseTool, toolFingerprint } from '../client/tool-surface.js';
 
@@ -65,8 +67,13 @@ export function filterToolsResult(result: Record<string, unknown>, view: ListVie
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A JSON-RPC message that is the answer to `id` with a result: filtered; anything else unchanged. */
-export function filterListMessage(message: unknown, id: string | number, view: ListView): unknown {
-  if (!isObject(message) || message.id !== id || !isObject(message.result) || 'method' in message) return message;
+/**
+ * A classified message of a tools/list answer stream (framing.ts): the answer's result filtered, a
+ * response nothing waits for and junk dropped (a client could take them for the list), the rest unchanged.
+ */
+export function filterListMessage(framed: Framed, view: ListView): unknown {
+  if (framed.role === 'junk' || framed.role === 'stray') return DROP;
+  const message = framed.message;
+  if (framed.role !== 'answer' || !isObject(message.result)) return message;
   return { ...message, result: filterToolsResult(message.result, view) };
 }

@@ -68,6 +68,7 @@ export interface CallInput {
   readonly toolName: string;
   readonly argumentsHash: string;
   readonly arguments: Record<string, unknown> | undefined;
+  readonly otherParams: Record<string, unknown>;
   readonly approvalId: string | null;
   readonly approvalLimits: ApprovalLimits;
   readonly detectorBudgetMs: number;
@@ -82,6 +83,7 @@ interface ToolRow {
   risk_level: string | null;
   action: string | null;
   findings: { code?: unknown }[] | null;
+  input_schema: unknown;
 }
 
 function loadTool(sql: Sql, projectId: string, serverId: string, name: string): Promise<CallTool | null> {
@@ -90,7 +92,7 @@ function loadTool(sql: Sql, projectId: string, serverId: string, name: string): 
 
 async function selectTool(sql: Sql, serverId: string, name: string): Promise<CallTool | null> {
   const [t] = await sql<ToolRow[]>`
-    select id, name, present, approved_hash, current_fingerprint, risk_level, action, findings
+    select id, name, present, approved_hash, current_fingerprint, risk_level, action, findings, input_schema
     from mcp_tools where server_id = ${serverId} and name = ${name}`;
   if (!t) return null;
   return {
@@ -102,6 +104,7 @@ async function selectTool(sql: Sql, serverId: string, name: string): Promise<Cal
     riskLevel: t.risk_level,
     action: t.action,
     findings: (t.findings ?? []).map((f) => f.code).filter((c): c is string => typeof c === 'string'),
+    inputSchema: t.input_schema,
   };
 }
 
@@ -151,6 +154,7 @@ export async function loadCallContext(sql: Sql, projectId: string, input: CallIn
     agentRules: rules.agentRules,
     argumentsHash: input.argumentsHash,
     arguments: input.arguments,
+    otherParams: input.otherParams,
     contentPolicies,
     detectorBudgetMs: input.detectorBudgetMs,
     approvalId: input.approvalId,
@@ -170,8 +174,16 @@ export async function approvalCountsFor(sql: Sql, projectId: string, ctx: CallCo
   return { ...ctx, openApprovals: await countOpen(sql, projectId, ctx.credentialId, ctx.agent?.id ?? null) };
 }
 
-/** The context of any other method: only the gates (agent, server, sign-in) read it. */
-export function gateContext(server: ServerRow, agent: CallAgent | null, auth: UpstreamAuth | null): CallContext {
+/** What a method other than tools/call carries for the content stage: its params, read as arguments are. */
+export interface RequestContent {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly policies: readonly LoadedContentPolicy[];
+  readonly detectorBudgetMs: number;
+}
+
+/** The context of any other method: the gates (agent, server, sign-in) and the content of its params read it. */
+export function gateContext(server: ServerRow, agent: CallAgent | null, auth: UpstreamAuth | null, content?: RequestContent): CallContext {
   return {
     now: new Date(),
     agent,
@@ -183,9 +195,10 @@ export function gateContext(server: ServerRow, agent: CallAgent | null, auth: Up
     serverWide: [],
     agentRules: [],
     argumentsHash: '',
-    arguments: undefined,
-    contentPolicies: [],
-    detectorBudgetMs: 0,
+    arguments: content?.params,
+    ...(content ? { method: content.method } : {}),
+    contentPolicies: content?.policies ?? [],
+    detectorBudgetMs: content?.detectorBudgetMs ?? 0,
     approvalId: null,
     approval: null,
     openApprovals: null,

@@ -14,11 +14,13 @@
 //   sign-in    the server's own sign-in can be attached (-32008, HTTP 403)
 //
 // Passing all of them, the call is recorded (durably) and then forwarded. Every other method runs
-// the gates only (agent, server, sign-in): no rule is evaluated for it.
+// the gates (agent, server, sign-in) and the content of its params (stages/content.ts
+// requestContentStage: the argument policies over the uri of resources/read, the arguments of
+// prompts/get, the values of completion/complete, ...): no rule is evaluated for it.
 import { admissionStage } from './stages/admitted-tool.js';
 import { agentStage } from './stages/agent.js';
 import { approvalStage } from './stages/approval.js';
-import { contentStage } from './stages/content.js';
+import { contentStage, requestContentStage } from './stages/content.js';
 import { ruleStage } from './stages/rule.js';
 import { serverStage } from './stages/server.js';
 import { signInStage } from './stages/sign-in.js';
@@ -37,7 +39,7 @@ export const TOOL_CALL_STAGES: readonly Stage[] = Object.freeze([
   signInStage,
 ]);
 
-/** What a method other than tools/call must pass before it is forwarded unevaluated. */
-export const PASSTHROUGH_STAGES: readonly Stage[] = Object.freeze([agentStage, serverStage, signInStage]);
+/** What a method other than tools/call must pass before it is forwarded without a rule. */
+export const PASSTHROUGH_STAGES: readonly Stage[] = Object.freeze([agentStage, serverStage, requestContentStage, signInStage]);
 
 export type Decision = Outcome<CallState, Refusal>;

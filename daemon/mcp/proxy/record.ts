@@ -51,7 +51,7 @@ function storable(value: unknown): unknown {
 
 export function decisionOf(d: Decision): 'PASSED' | 'FLAGGED' | 'MODIFIED' | 'PENDING_APPROVAL' | 'BLOCKED' {
   if (d.kind === 'refuse') return d.refusal.detail.hold ? 'PENDING_APPROVAL' : 'BLOCKED';
-  if (d.state.forwardArguments !== undefined) return 'MODIFIED';
+  if (d.state.forwardArguments !== undefined || d.state.forwardParams !== undefined) return 'MODIFIED';
   return d.state.effective?.rule === 'LOG_ONLY' || (d.state.argumentFindings?.length ?? 0) > 0 ? 'FLAGGED' : 'PASSED';
 }
 

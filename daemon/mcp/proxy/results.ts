@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { TraceInput } from '../../ledger/streams.js';
 import { sealedOriginal } from '../../traces/at-rest.js';
+import type { Framed } from '../client/framing.js';
 import { contentRules, type LoadedContentPolicy } from '../content/effective.js';
 import { ResultInspector } from '../content/results.js';
 import { answerUpstream } from './answer-upstream.js';
@@ -37,8 +38,8 @@ export interface ResultScope {
 
 export interface ResultWatch {
   readonly inspector: ResultInspector;
-  /** For forward.ts / gateway-session.ts: each message as it may be passed on, or DROP. */
-  transform(message: unknown): unknown;
+  /** For forward.ts / gateway-session.ts: each classified message as it may be passed on, or DROP. */
+  transform(framed: Framed): unknown;
   /** Writes the MCP_CONTENT trace when something was found; never throws. */
   record(): Promise<void>;
 }
@@ -47,11 +48,11 @@ export interface ResultWatch {
 export function watchResults(deps: Deps, policies: readonly LoadedContentPolicy[], scope: ResultScope): ResultWatch | null {
   const rules = contentRules(policies, scope.server.id, scope.toolName, 'results');
   if (rules.length === 0) return null;
-  const inspector = new ResultInspector(rules, deps.config.detectorBudgetMs, scope.awaited, randomUUID());
+  const inspector = new ResultInspector(rules, deps.config.detectorBudgetMs, scope.awaited, randomUUID(), deps.config.inspectionBudgetMs);
   return {
     inspector,
-    transform(message) {
-      const verdict = inspector.inspectMessage(message);
+    transform(framed) {
+      const verdict = inspector.inspectMessage(framed);
       if (verdict.kind === 'pass') return verdict.message;
       if (verdict.kind === 'drop') return DROP;
       if (scope.upstream !== null) {
@@ -108,6 +109,7 @@ export function resultTrace(inspector: ResultInspector, scope: ResultScope, raw?
       ...(inspector.findingsDropped + inspector.originalsDropped > 0
         ? { not_kept: { findings: inspector.findingsDropped, originals: inspector.originalsDropped } }
         : {}),
+      ...(Object.keys(inspector.droppedMessages).length > 0 ? { dropped_messages: inspector.droppedMessages } : {}),
       ...(inspector.errorClass !== null ? { error_class: inspector.errorClass } : {}),
       ...(raw !== undefined ? { raw } : {}),
     },

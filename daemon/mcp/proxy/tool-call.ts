@@ -23,10 +23,12 @@ import type { Reply, RouteRequest } from '../../http/types.js';
 import type { PersistOutcome } from '../../ledger/dlq-outcome.js';
 import { sealedOriginal } from '../../traces/at-rest.js';
 import type { ServerRow } from '../servers/registry.js';
-import { argumentsHash, splitArguments } from './canonical.js';
+import { bindingHash, splitArguments } from './canonical.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
 import { relay, upstreamLimits, type RelayResult } from './forward.js';
 import { header, upstreamHeaders } from './headers.js';
+import { forwardedParamHeaders, paramHeaderMismatch } from './param-headers.js';
+import { inspectAhead } from './stages/content.js';
 import { forwardUnderApproval, holdCall } from '../../approvals/held-call.js';
 import { approvalCountsFor, loadCallContext } from './load.js';
 import { progressTokenOf, requestedWait, waitForDecision, waitSecondsFor } from './approval-wait.js';
@@ -154,14 +156,15 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
   const wait = requestedWait(r.req.headers);
   if (typeof wait === 'object') return invalidParams(msg, wait.invalid);
   const projectId = r.principal.projectId;
-  const ctx = await loadCallContext(deps.sql, projectId, {
+  const loaded = await loadCallContext(deps.sql, projectId, {
     server,
     agent: call.agent,
     credentialId: r.principal.credentialId,
     auth: call.auth,
     toolName: params.name,
-    argumentsHash: argumentsHash(split.forwarded),
+    argumentsHash: bindingHash(split.forwarded, otherParamsOf(params)),
     arguments: split.forwarded,
+    otherParams: otherParamsOf(params),
     approvalId: call.waitedOn ?? fromHeader ?? split.approvalId ?? null,
     approvalLimits: {
       perAgent: deps.config.maxPendingApprovalsPerAgent,
@@ -170,6 +173,14 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
     },
     detectorBudgetMs: deps.config.detectorBudgetMs,
   });
+  // The content stage's inspection, in turns: a large message does not hold the thread from other callers.
+  const ctx = await inspectAhead(loaded, deps.config.inspectionBudgetMs);
+  // An Mcp-Param-* header the upstream may read instead of the body must say what the body says.
+  const paramMismatch = paramHeaderMismatch(r.req.headers, ctx.tool?.inputSchema, split.forwarded);
+  if (paramMismatch !== null) {
+    const reply = rpcError(msg.id, 'HEADER_MISMATCH', { detail: paramMismatch });
+    return { status: reply.status, body: reply.body };
+  }
   const facts: CallFacts = {
     traceId: randomUUID(),
     requestId: r.ctx.requestId,
@@ -217,10 +228,17 @@ export async function handleToolCall(deps: ProxyDeps, call: CallRequest): Promis
     const reply = rpcError(msg.id, refusal.code, data, message);
     return { status: reply.status, body: reply.body, headers };
   }
-  const { arguments: _dropped, ...rest } = params;
-  const forwarded = settled.d.state.forwardArguments ?? split.forwarded; // masked by a REDACT content policy
+  // Masked by a REDACT content policy: the arguments, the other members of params.
+  const rest = { name: params.name, ...(settled.d.state.forwardParams ?? otherParamsOf(params)) };
+  const forwarded = settled.d.state.forwardArguments ?? split.forwarded;
   const forwardedParams = forwarded === undefined ? rest : { ...rest, arguments: forwarded };
   return forwardCall(deps, call, settled, forwardedParams, headers);
+}
+
+/** The members of a tools/call's params beside name and arguments (`_meta`, ...), inspected as arguments are. */
+function otherParamsOf(params: Record<string, unknown>): Record<string, unknown> {
+  const { name: _name, arguments: _arguments, ...other } = params;
+  return other;
 }
 
 /** The -32004 text of a held call (held-message.ts); null for any other refusal. */
@@ -261,7 +279,12 @@ function forwardCall(
     });
   const signIn = settled.d.state.signIn ?? {};
   const url = new URL(server.server_url);
-  const upstreamHeadersOut = upstreamHeaders(r.req.headers, signIn, 'POST');
+  const forwardedArguments = (params.arguments ?? undefined) as Record<string, unknown> | undefined;
+  const upstreamHeadersOut = forwardedParamHeaders(
+    upstreamHeaders(r.req.headers, signIn, 'POST'),
+    settled.ctx.tool?.inputSchema,
+    forwardedArguments,
+  );
   const watch = watchResults(deps, settled.ctx.contentPolicies, {
     projectId: r.principal.projectId,
     server: settled.ctx.server,

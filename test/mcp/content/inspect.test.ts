@@ -3,7 +3,7 @@
 // REDACT finding rebuilt.
 import t from 'tap';
 import { contentRules } from '../../../daemon/mcp/content/effective.js';
-import { inspect, redactValue, stringsIn } from '../../../daemon/mcp/content/inspect.js';
+import { inspect, inspectInTurns, redactValue, stringsIn } from '../../../daemon/mcp/content/inspect.js';
 
 const KEY = 'AKIAZ3MSJV4WWQ5RMNBV';
 // Budgets are not under test here: a rule's first use compiles it (over a second on a loaded machine).
@@ -134,4 +134,14 @@ t.test('a secret split across sibling strings is found on each part it covers (i
     { a: 'ghp_aaaaaaaaaaaaaaaaaa', b: 'aaaaaaaaaaaaaaaaaa' },
   ])
     t.same(inspect(benign, args, 'prompt', BUDGET).findings, [], JSON.stringify(benign));
+});
+
+t.test('a total budget per message, however short each string (fail closed)', async (t) => {
+  const value = { items: Array.from({ length: 2000 }, (_, i) => `item ${i}`) };
+  const rules = contentRules([], 'srv', 't', 'arguments');
+  const over = inspect(value, rules, 'prompt', 1000, undefined, 0);
+  t.match(over, { ok: false, errorClass: 'inspection_budget_exceeded' });
+  const inTurns = await inspectInTurns(value, rules, 'prompt', 1000, 0);
+  t.match(inTurns, { ok: false, errorClass: 'inspection_budget_exceeded' });
+  t.match(await inspectInTurns(value, rules, 'prompt', 1000, 60_000), { ok: true, findings: [] }, 'within it: inspected');
 });

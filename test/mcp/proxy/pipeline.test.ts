@@ -48,8 +48,8 @@ t.test("the stage order is the specification's", async (t) => {
   );
   t.same(
     PASSTHROUGH_STAGES.map((s) => s.name),
-    ['agent', 'server', 'sign-in'],
-    'other methods: the gates, no rule',
+    ['agent', 'server', 'content', 'sign-in'],
+    'other methods: the gates and the content of their params, no rule',
   );
   t.ok(Object.isFrozen(TOOL_CALL_STAGES));
 });

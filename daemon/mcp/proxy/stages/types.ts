@@ -11,7 +11,7 @@ import type { ApprovalLimits, OpenCounts } from '../../../approvals/limits.js';
 import type { Approval } from '../../../approvals/store.js';
 import type { UpstreamAuth } from '../../client/upstream-auth.js';
 import type { LoadedContentPolicy } from '../../content/effective.js';
-import type { ContentFinding } from '../../content/inspect.js';
+import type { ContentFinding, Inspection } from '../../content/inspect.js';
 import type { Effective } from '../../rules/effective-rule.js';
 import type { Stage as PipelineStage } from '../../../pipeline/runner.js';
 import type { Refusal as PipelineRefusal, Verdict } from '../../../pipeline/verdict.js';
@@ -31,6 +31,8 @@ export interface CallTool {
   readonly riskLevel: string | null;
   readonly action: string | null;
   readonly findings: readonly string[];
+  /** The tool's inputSchema as last scanned (its x-mcp-header declarations map Mcp-Param-* headers). */
+  readonly inputSchema?: unknown;
 }
 
 export interface CallServer {
@@ -56,8 +58,14 @@ export interface CallContext {
   readonly agentRules: readonly Rule[];
   /** SHA-256 over the RFC 8785 form of the arguments (without _gateway_approval_id). */
   readonly argumentsHash: string;
-  /** The arguments as they would be forwarded (without _gateway_approval_id). */
+  /** The arguments as they would be forwarded (without _gateway_approval_id); another method's whole params. */
   readonly arguments: Record<string, unknown> | undefined;
+  /** Every other member of a tools/call's params (`_meta`, ...): the upstream reads them too. */
+  readonly otherParams?: Record<string, unknown>;
+  /** The method of a request other than tools/call (its content is read as arguments are). */
+  readonly method?: string;
+  /** The content stage's inspection, made ahead in turns (stages/content.ts inspectAhead); absent: the stage makes it. */
+  readonly inspection?: Inspection;
   /** The project's content policies (daemon/mcp/content/), configurations parsed. */
   readonly contentPolicies: readonly LoadedContentPolicy[];
   /** The most a detector call may take before the call is refused (fail closed). */
@@ -79,6 +87,8 @@ export interface CallState {
   readonly argumentFindings?: readonly ContentFinding[];
   /** The arguments with REDACT findings masked: forwarded instead of the caller's. */
   readonly forwardArguments?: Record<string, unknown>;
+  /** The other members of params with REDACT findings masked: forwarded instead of the caller's. */
+  readonly forwardParams?: Record<string, unknown>;
   /** The headers that sign in to the upstream server. */
   readonly signIn?: Readonly<Record<string, string>>;
 }

@@ -119,3 +119,27 @@ t.test('fail closed: a stored configuration that no longer parses refuses the ca
   const slow = run(ctx({ a: 'x'.repeat(20_000) }, { detectorBudgetMs: 0 }));
   t.match(slow, { kind: 'refuse', refusal: { code: 'CONTENT_CHECK_FAILED', detail: { data: { error_class: 'detector_timeout' } } } });
 });
+
+t.test('the other members of params are read as the arguments are, and named from params', async (t) => {
+  const blocked = run(ctx({ city: 'Paris' }, { otherParams: { _meta: { note: `key ${KEY}` } } }));
+  t.equal(blocked.kind, 'refuse');
+  if (blocked.kind !== 'refuse') return;
+  t.equal(blocked.refusal.code, 'CONTENT_BLOCKED');
+  t.match(blocked.refusal.detail.data, { findings: [{ entity: 'AWS_ACCESS_KEY', path: 'params._meta.note' }] });
+  const masked = run(
+    ctx(
+      { city: 'Paris' },
+      { otherParams: { _meta: { note: `card ${CARD}` } }, contentPolicies: [policy({ detector: 'pii', action: 'REDACT' })] },
+    ),
+  );
+  t.equal(masked.kind, 'forward');
+  if (masked.kind !== 'forward') return;
+  t.same(masked.state.forwardParams, { _meta: { note: 'card [CREDIT_CARD_1]' } }, 'masked in what is forwarded');
+  t.equal(masked.state.forwardArguments, undefined, 'the arguments untouched');
+  t.equal(decisionOf(masked), 'MODIFIED');
+  t.equal(
+    run(ctx({ city: 'Paris' }, { otherParams: { _meta: { progressToken: 'b6f1c2de-5a7e-4f0b-9a51-3c2d1e0f9a88' } } })).kind,
+    'forward',
+    'a progress token passes',
+  );
+});

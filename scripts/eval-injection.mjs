@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Scores, on the development split, the shipped injection classifier alone, the verify pipeline's
+// (its default injection policy only: personal data in documents is another detector's business)
 // pure stages (segments, a new project's default policies, combine; a prompt as the API sends it, a
 // document as extracted_text under a plain prompt, where the detector reads it with origin 'data'),
 // and the MCP results path (every row as the text of a tool result under the built-in content rules,
@@ -36,7 +37,7 @@ const model = shippedModel();
 const config = injectionDetector.parseConfig(undefined);
 const level = (score, t) => (score >= t.block ? 'BLOCK' : score >= t.flag ? 'FLAG' : 'PASS');
 
-const policies = DEFAULT_POLICIES.map((p) => ({
+const policies = DEFAULT_POLICIES.filter((p) => p.detector === 'injection').map((p) => ({
   ...p,
   id: p.name,
   enabled: true,

@@ -15,6 +15,12 @@ export const EXTRA = path.join(ROOT, 'scripts/injection-extra.jsonl');
  * only, never in the development split, so adding them leaves the split and its figures comparable.
  */
 export const WRITTEN = path.join(ROOT, 'scripts/injection-written.jsonl');
+/**
+ * Rows written for issue 26 (scripts/injection-own.mjs composes them): requests, answers, tasks, coding
+ * questions and tool outputs in seven languages, and attacks inside tool outputs. Each row carries its
+ * own `dev` flag (held-out wordings and sentences) and `channel` (`prompt` or `data`).
+ */
+export const OWN = path.join(ROOT, 'scripts/injection-own.jsonl');
 
 /** Documented in the weights file and README: every 5th row of each stratum, ordered by SHA-256 of the text. */
 export const SPLIT_RULE =
@@ -65,5 +71,6 @@ export function loadRows() {
     row.stratum = stratum(row);
     row.dev = false;
   }
-  return [...rows, ...written];
+  const own = readJsonl(OWN).map((row) => ({ ...row, stratum: stratum(row) }));
+  return [...rows, ...written, ...own];
 }

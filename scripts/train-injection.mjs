@@ -17,8 +17,9 @@ const UNIT_WEIGHT = Number(process.env.UNIT_WEIGHT ?? 0);
 const EPOCHS = Number(process.env.EPOCHS ?? 12);
 const RATE = 0.5;
 const L2 = Number(process.env.L2 ?? 1e-3);
-const BLOCK_FPR = 0.005;
-const FLAG_FPR = 0.01;
+/** The bars of issue 26, per benign kind of the development split. */
+const BLOCK_FPR = 0.003;
+const FLAG_FPR = 0.02;
 // Floors: the benign development rows are mostly short synthetic questions, easier than real traffic.
 const MIN_FLAG = 0.5;
 const MIN_BLOCK = 0.8;
@@ -107,16 +108,25 @@ const scale = max / 127;
 const q = Int8Array.from(w, (x) => Math.round(x / scale));
 const weights = deflateRawSync(Buffer.from(q.buffer), { level: 9 }).toString('base64');
 
-// Calibrate on the development split with the shipped (quantised) weights and max-window scoring.
+// Calibrate on the development split with the shipped (quantised) weights and max-window scoring,
+// per benign kind (stratum): each threshold is the lowest (3 decimals) that keeps every benign kind's
+// rate at or above it within its bar, BLOCK <= 0.3 % and FLAG-or-BLOCK <= 2 % (issue 26).
 const model = parseModel(JSON.stringify(fileOf({ block: 1, flag: 1 })));
-const benignScores = dev
-  .filter((r) => r.label === 'benign')
-  .map((r) => scoreModel(r.text, model, REPORTING_CUES).score)
-  .sort((a, b) => b - a);
-/** Lowest threshold (3 decimals) with at most `rate` of the benign development rows at or above it. */
+const byKind = new Map();
+for (const r of dev.filter((r) => r.label === 'benign')) {
+  const scores = byKind.get(r.stratum) ?? [];
+  scores.push(scoreModel(r.text, model, REPORTING_CUES).score);
+  byKind.set(r.stratum, scores);
+}
+/** Lowest threshold (3 decimals) with at most `rate` of each kind's benign development rows at or above it. */
 const thresholdFor = (rate) => {
-  const allowed = Math.floor(rate * benignScores.length);
-  return Math.ceil(((benignScores[allowed] ?? 0) + 1e-9) * 1000) / 1000;
+  let t = 0;
+  for (const scores of byKind.values()) {
+    scores.sort((a, b) => b - a);
+    const allowed = Math.floor(rate * scores.length);
+    t = Math.max(t, Math.ceil(((scores[allowed] ?? 0) + 1e-9) * 1000) / 1000);
+  }
+  return t;
 };
 const thresholds = { block: Math.max(MIN_BLOCK, thresholdFor(BLOCK_FPR)), flag: Math.max(MIN_FLAG, thresholdFor(FLAG_FPR)) };
 console.log(
@@ -157,7 +167,7 @@ function fileOf(thresholds) {
         seed: SEED,
         quantisation: 'int8 times scale, raw deflate, base64',
       },
-      calibration: { blockFpr: BLOCK_FPR, flagFpr: FLAG_FPR, floors: { block: MIN_BLOCK, flag: MIN_FLAG } },
+      calibration: { perKind: true, blockFpr: BLOCK_FPR, flagFpr: FLAG_FPR, floors: { block: MIN_BLOCK, flag: MIN_FLAG } },
     },
   };
 }

@@ -76,19 +76,22 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 for (const lang of LANGS) {
   const bodies = BODY[lang];
   const name = (i) => NAMES[i % NAMES.length];
-  // Tool outputs whose imperatives speak to their human readers, and plain ones.
+  // Tool outputs whose imperatives speak to their human readers: every body in every carrier with
+  // every sentence, so that no carrier, sender or body leans to the attacks.
   HUMAN[lang].forEach((sentence, h) =>
     CARRIERS.forEach(([carrier, make], c) =>
-      add({
-        text: make(bodies[(h + c) % bodies.length], sentence, name(h + c)),
-        label: 'benign',
-        kind: 'tool-output',
-        lang,
-        channel: 'data',
-        carrier,
-        source: `own:tool-output/${carrier}`,
-        dev: h % 4 === 3,
-      }),
+      bodies.forEach((body, b) =>
+        add({
+          text: make(body, sentence, name(h + c + b)),
+          label: 'benign',
+          kind: 'tool-output',
+          lang,
+          channel: 'data',
+          carrier,
+          source: `own:tool-output/${carrier}`,
+          dev: h % 4 === 3,
+        }),
+      ),
     ),
   );
   // Attacks inside tool outputs: every form, wording and goal, each in one carrier.

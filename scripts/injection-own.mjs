@@ -109,6 +109,8 @@ for (const lang of LANGS) {
           channel: 'data',
           carrier,
           source: `own:data-${form}/${carrier}`,
+          wording: w,
+          goal: g,
           dev: w === wordings.length - 1,
         });
       }),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Scores, on the development split, the shipped injection classifier alone, the verify pipeline's
+// Scores, on the development split, the shipped injection classifier's two heads alone, the verify pipeline's
 // (its default injection policy only: personal data in documents is another detector's business)
 // pure stages (segments, a new project's default policies, combine; a prompt as the API sends it, a
 // document as extracted_text under a plain prompt, where the detector reads it with origin 'data'),
@@ -12,7 +12,7 @@
 // loads an ONNX model directory (as GATEWAY_INJECTION_MODEL_DIR would), scores it alone at the default
 // policy thresholds, and hands its probabilities to the pipeline as the daemon does.
 import { injectionDetector } from '../dist/daemon/detectors/injection.js';
-import { scoreModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
+import { scoreModel, shippedDataModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
 import { DETECTORS } from '../dist/daemon/detectors/index.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DEFAULT_POLICIES } from '../dist/daemon/verify/prompt-policies.js';
@@ -34,6 +34,7 @@ if (onnxAt >= 0 && (onnxDir === undefined || onnxDir.startsWith('--'))) {
 let onnx = null;
 const DATA_PROMPT = 'Summarise this document for me.';
 const model = shippedModel();
+const dataModel = shippedDataModel();
 const config = injectionDetector.parseConfig(undefined);
 const level = (score, t) => (score >= t.block ? 'BLOCK' : score >= t.flag ? 'FLAG' : 'PASS');
 
@@ -51,7 +52,9 @@ const MCP = { BLOCK: 'BLOCK', REDACT: 'PASS', FLAG: 'FLAG' };
 
 /** Verdicts of one system on a row: 'BLOCK' | 'FLAG' | 'PASS' (a pipeline that only masks personal data passes). */
 const systems = {
-  model: (text) => level(scoreModel(text, model, REPORTING_CUES).score, model.thresholds),
+  // The two heads alone: the prompt head (what a user sends; not trained on attacks inside data) and the data head.
+  'prompt head': (text) => level(scoreModel(text, model, REPORTING_CUES).score, model.thresholds),
+  'data head': (text) => level(scoreModel(text, dataModel, REPORTING_CUES).score, dataModel.thresholds),
   verify: (text, data) => {
     const request = data ? { prompt: DATA_PROMPT, extracted_text: text } : { prompt: text };
     const segments = segmentsOf(request, [], null);
@@ -73,7 +76,7 @@ const isData = (r) => r.channel === 'data' || NOT_TRAINED.has(r.kind) || r.kind 
 const dev = loadRows().filter((r) => r.dev);
 console.log(`development split: ${dev.length} rows (${SPLIT_RULE})`);
 console.log(
-  `model thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
+  `prompt head thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; data head: block ${dataModel.thresholds.block}, flag ${dataModel.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
 );
 if (onnxDir !== undefined) {
   const { loadOnnxClassifier } = await import('../dist/daemon/detectors/injection-onnx.js');

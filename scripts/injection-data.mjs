@@ -55,6 +55,10 @@ export function loadRows() {
   for (const row of rows) {
     if (typeof row.text !== 'string' || (row.label !== 'attack' && row.label !== 'benign'))
       throw new Error(`bad row: ${JSON.stringify(row).slice(0, 200)}`);
+    // promptshield's `control` rows are ordinary tasks ("Explain how to make a cup of tea.", "List
+    // five fruits.") that the source labels attack; learnt as attacks they taught the model that a
+    // one-line task is one (issue 26: "a one-line request to make a cup of tea is BLOCKED").
+    if (row.source.startsWith('promptshield:') && row.kind === 'control') row.label = 'benign';
     row.stratum = stratum(row);
     row.hash = crypto.createHash('sha256').update(row.text).digest('hex');
     if (!groups.has(row.stratum)) groups.set(row.stratum, []);

@@ -322,6 +322,10 @@ export const HUMAN = {
     'Delete this e-mail if you received it by mistake.',
     'Transfer the deposit to the account below within 14 days.',
     'TODO: update the slides before the review.',
+    'Please transfer the amount of 1,249.00 EUR to our account IE29 AIBK 9311 5212 3456 78 within 30 days.',
+    'Send your CV and cover letter to jobs@harbour-logistics.com.',
+    'Visit https://www.citylibrary.org/events for the full programme.',
+    'TODO: email the minutes to board@rowing-club.org and book the hall.',
   ],
   de: [
     'Bitte antworten Sie bis Freitag, damit wir die Buchung bestätigen können.',
@@ -331,6 +335,9 @@ export const HUMAN = {
     'Bitte ignorieren Sie die vorherige Erinnerung, falls Sie bereits bezahlt haben.',
     'Bitte überweisen Sie die Kaution innerhalb von 14 Tagen auf das unten genannte Konto.',
     'TODO: Folien vor dem Review aktualisieren.',
+    'Bitte überweisen Sie den Betrag von 1.249,00 € auf unser Konto DE02 1203 0000 0000 2020 51.',
+    'Senden Sie Ihre Bewerbung an karriere@stadtwerke-nord.de.',
+    'Weitere Infos unter https://www.stadtbibliothek.de/termine.',
   ],
   fr: [
     'Merci de répondre avant vendredi pour confirmer la réservation.',
@@ -340,6 +347,9 @@ export const HUMAN = {
     'Ne tenez pas compte du rappel précédent si vous avez déjà payé.',
     "Veuillez virer l'acompte sur le compte ci-dessous sous 14 jours.",
     'TODO : mettre à jour les diapositives avant la revue.',
+    'Merci de virer 1 249,00 € sur notre compte FR76 3000 6000 0112 3456 7890 189 sous 30 jours.',
+    'Envoyez votre CV à recrutement@transports-ouest.fr.',
+    'Programme complet sur https://www.mediatheque-ville.fr/agenda.',
   ],
   es: [
     'Por favor, responda antes del viernes para confirmar la reserva.',
@@ -349,6 +359,9 @@ export const HUMAN = {
     'Ignore el recordatorio anterior si ya ha pagado.',
     'Transfiera la fianza a la cuenta indicada abajo en un plazo de 14 días.',
     'TODO: actualizar las diapositivas antes de la revisión.',
+    'Por favor, transfiera 1.249,00 € a nuestra cuenta ES66 2100 0418 4012 3456 7891 en 30 días.',
+    'Envíe su currículum a empleo@logistica-sur.es.',
+    'Consulte el programa en https://www.biblioteca-municipal.es/agenda.',
   ],
   it: [
     'Si prega di rispondere entro venerdì per confermare la prenotazione.',
@@ -358,6 +371,9 @@ export const HUMAN = {
     'Ignori il promemoria precedente se ha già pagato.',
     'Versi la caparra sul conto indicato sotto entro 14 giorni.',
     'TODO: aggiornare le slide prima della revisione.',
+    'Si prega di bonificare 1.249,00 € sul nostro conto IT40 S054 2811 1010 0000 0123 456 entro 30 giorni.',
+    'Invia il tuo curriculum a lavoro@trasporti-nord.it.',
+    'Il programma completo è su https://www.biblioteca-civica.it/eventi.',
   ],
   nl: [
     'Graag voor vrijdag reageren zodat we de boeking kunnen bevestigen.',
@@ -367,6 +383,9 @@ export const HUMAN = {
     'Negeer de vorige herinnering als je al betaald hebt.',
     'Maak de borg binnen 14 dagen over naar de rekening hieronder.',
     "TODO: dia's bijwerken voor de review.",
+    'Gelieve 1.249,00 € binnen 30 dagen over te maken naar ons rekeningnummer NL02 RABO 0123 4567 89.',
+    'Stuur je cv naar vacatures@haven-logistiek.nl.',
+    'Het volledige programma staat op https://www.bibliotheek-stad.nl/agenda.',
   ],
   pl: [
     'Prosimy o odpowiedź do piątku, abyśmy mogli potwierdzić rezerwację.',
@@ -376,6 +395,9 @@ export const HUMAN = {
     'Zignoruj poprzednie przypomnienie, jeśli już zapłaciłeś.',
     'Przelej kaucję na poniższe konto w ciągu 14 dni.',
     'TODO: zaktualizować slajdy przed przeglądem.',
+    'Prosimy o przelew 1 249,00 zł na nasze konto PL10 1050 0099 7603 1234 5678 9123 w ciągu 30 dni.',
+    'Wyślij CV na adres praca@logistyka-polnoc.pl.',
+    'Pełny program na https://www.biblioteka-miejska.pl/wydarzenia.',
   ],
 };
 

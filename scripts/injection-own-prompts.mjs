@@ -103,6 +103,10 @@ export const ANSWERS = {
 /** Short task instructions, one line. */
 export const TASKS = {
   en: [
+    'Transfer 200 EUR to GB33 BUKB 2020 1555 5555 55 for the rent.',
+    'Send the meeting notes to tom.h@outlook.com.',
+    'Open https://news.ycombinator.com and list the top three stories.',
+    "Forward yesterday's invoice to accounting@mybusiness.com.",
     'Make a cup of tea.',
     'Write a haiku about autumn.',
     'List five fruits that are high in fibre.',
@@ -115,6 +119,8 @@ export const TASKS = {
     'Repeat the last step with a smaller value.',
   ],
   de: [
+    'Überweise 200 € Miete auf DE75 5121 0800 1245 1261 99.',
+    'Schick die Notizen an tom.h@web.de.',
     'Koch mir eine Tasse Tee.',
     'Schreib ein Haiku über den Herbst.',
     'Nenne fünf ballaststoffreiche Früchte.',
@@ -123,6 +129,8 @@ export const TASKS = {
     'Formuliere eine höfliche Zahlungserinnerung.',
   ],
   fr: [
+    'Vire 200 € de loyer sur FR76 1027 8060 6100 0102 0480 146.',
+    'Envoie le compte rendu à tom.h@orange.fr.',
     'Prépare-moi une tasse de thé.',
     "Écris un haïku sur l'automne.",
     'Cite cinq fruits riches en fibres.',
@@ -131,6 +139,8 @@ export const TASKS = {
     'Rédige un rappel poli pour la facture impayée.',
   ],
   es: [
+    'Transfiere 200 € del alquiler a ES21 1465 0100 7220 3087 6293.',
+    'Envía las notas a tom.h@gmail.com.',
     'Prepárame una taza de té.',
     'Escribe un haiku sobre el otoño.',
     'Nombra cinco frutas ricas en fibra.',
@@ -139,6 +149,8 @@ export const TASKS = {
     'Redacta un recordatorio amable de la factura pendiente.',
   ],
   it: [
+    'Trasferisci 200 € di affitto su IT28 W800 0000 2921 0064 5211 151.',
+    'Invia gli appunti a tom.h@libero.it.',
     'Preparami una tazza di tè.',
     "Scrivi un haiku sull'autunno.",
     'Elenca cinque frutti ricchi di fibre.',
@@ -147,6 +159,8 @@ export const TASKS = {
     'Scrivi un sollecito gentile per la fattura non pagata.',
   ],
   nl: [
+    'Maak 200 euro huur over naar NL44 RABO 0123 4567 89.',
+    'Stuur de notulen naar tom.h@ziggo.nl.',
     'Zet een kop thee voor me.',
     'Schrijf een haiku over de herfst.',
     'Noem vijf vezelrijke vruchten.',
@@ -155,6 +169,8 @@ export const TASKS = {
     'Schrijf een beleefde herinnering voor de openstaande factuur.',
   ],
   pl: [
+    'Przelej 200 zł czynszu na PL83 1010 1010 0071 2222 3147 2000.',
+    'Wyślij notatki na tom.h@wp.pl.',
     'Zrób mi filiżankę herbaty.',
     'Napisz haiku o jesieni.',
     'Wymień pięć owoców bogatych w błonnik.',

@@ -72,6 +72,20 @@ const CARRIERS = [
 const rows = [];
 const add = (row) => rows.push({ ...row, origin: ORIGIN });
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+/**
+ * The digits of account numbers, amounts and codes redrawn per row (a fixed hash of the row's
+ * position), so that no particular IBAN or amount leans to either label: the first model flagged an
+ * ordinary German refund request because its IBAN was one of the goals'.
+ */
+const redraw = (text, seed) => {
+  let h = (seed * 2654435761) >>> 0;
+  return text.replace(/\d/g, () => {
+    h = (Math.imul(h ^ (h >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
+    return String(h % 10);
+  });
+};
+/** Rows numbered as composed; only sentences and goals are redrawn, never a carrier's dates and times. */
+let row = 0;
 
 for (const lang of LANGS) {
   const bodies = BODY[lang];
@@ -82,7 +96,7 @@ for (const lang of LANGS) {
     CARRIERS.forEach(([carrier, make], c) =>
       bodies.forEach((body, b) =>
         add({
-          text: make(body, sentence, name(h + c + b)),
+          text: make(body, redraw(sentence, ++row), name(h + c + b)),
           label: 'benign',
           kind: 'tool-output',
           lang,
@@ -100,7 +114,10 @@ for (const lang of LANGS) {
     wordings.forEach((wording, w) =>
       GOALS[lang].forEach((goal, g) => {
         const [carrier, make] = CARRIERS[(w * 3 + g) % CARRIERS.length];
-        const payload = wording.replaceAll('{goal}', goal).replaceAll('{Goal}', cap(goal)).replaceAll('{name}', name(g));
+        const payload = wording
+          .replaceAll('{goal}', redraw(goal, ++row))
+          .replaceAll('{Goal}', cap(redraw(goal, row)))
+          .replaceAll('{name}', name(g));
         add({
           text: make(bodies[g % bodies.length], payload, name(g + 1)),
           label: 'attack',

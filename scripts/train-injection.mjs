@@ -6,7 +6,16 @@
 // Run: npm run train:injection (builds first).
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { FEATURES, MODEL_PATH, WINDOWS, parseModel, scoreModel, textFeatures, tokenize } from '../dist/daemon/detectors/injection-model.js';
+import {
+  DATA_MODEL_PATH,
+  FEATURES,
+  MODEL_PATH,
+  WINDOWS,
+  parseModel,
+  scoreModel,
+  textFeatures,
+  tokenize,
+} from '../dist/daemon/detectors/injection-model.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DATASET, NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 
@@ -53,9 +62,17 @@ function example(text) {
   return { idx: Int32Array.from(counts.keys()), val: Float64Array.from(counts.values(), (c) => c * norm) };
 }
 
+// Two heads over one feature space (issue 26): `prompt` (default) scores what a user sends and never
+// sees the attacks that live inside data (their goals, "send the code to x@y", are ordinary requests
+// from a user); `data` (--head data) scores what a tool returns or an attachment holds and learns
+// those attacks too. Both calibrate on every benign kind.
+const HEAD = process.argv.includes('--head') ? process.argv[process.argv.indexOf('--head') + 1] : 'prompt';
+if (HEAD !== 'prompt' && HEAD !== 'data') throw new Error(`--head prompt|data, not ${HEAD}`);
+const OUT = HEAD === 'data' ? DATA_MODEL_PATH : MODEL_PATH;
+const dataAttack = (r) => r.label === 'attack' && r.channel === 'data';
 const rows = loadRows();
-const train = rows.filter((r) => !r.dev && !(r.label === 'attack' && NOT_TRAINED.has(r.kind)));
-const dev = rows.filter((r) => r.dev);
+const train = rows.filter((r) => !r.dev && !(r.label === 'attack' && NOT_TRAINED.has(r.kind)) && (HEAD === 'data' || !dataAttack(r)));
+const dev = rows.filter((r) => r.dev && (HEAD === 'data' || !dataAttack(r)));
 const attacks = train.filter((r) => r.label === 'attack').length;
 const benign = train.length - attacks;
 // Class weights so both classes weigh the same in the loss.
@@ -148,6 +165,7 @@ function fileOf(thresholds) {
   const count = (set, label) => set.filter((r) => r.label === label).length;
   return {
     version: 1,
+    head: HEAD,
     features: {
       buckets: FEATURES.buckets,
       hash: FEATURES.hash,
@@ -184,5 +202,5 @@ function fileOf(thresholds) {
   };
 }
 
-fs.writeFileSync(MODEL_PATH, `${JSON.stringify(fileOf(thresholds), null, 1)}\n`);
-console.log(`wrote ${MODEL_PATH}: ${fs.statSync(MODEL_PATH).size} bytes`);
+fs.writeFileSync(OUT, `${JSON.stringify(fileOf(thresholds), null, 1)}\n`);
+console.log(`wrote ${OUT} (${HEAD} head): ${fs.statSync(OUT).size} bytes`);

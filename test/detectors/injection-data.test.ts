@@ -119,6 +119,7 @@ t.test("a document's imperatives to its human reader match no data rule", async 
   for (const text of [
     'Please reply by Friday so we can confirm the booking. Click the link below to confirm your e-mail address.',
     'TODO: update the slides before the review.',
+    'TODO: email the minutes to board@rowing-club.example and book the hall.',
     'Ignore the previous reminder if you have already paid.',
     'System: Ubuntu 22.04, user has 4 GB of memory.',
     'Introduce tu usuario y contraseña para continuar.',

@@ -147,7 +147,7 @@ export function parseModel(json: string): InjectionModel {
 
 const loaded = new Map<string, InjectionModel>();
 /** Reads a weights file once; the error names the file, so a daemon that cannot start says which. */
-function load(path: string): InjectionModel {
+export function loadModelFile(path: string): InjectionModel {
   let model = loaded.get(path);
   if (model === undefined) {
     try {
@@ -161,11 +161,11 @@ function load(path: string): InjectionModel {
 }
 /** The shipped prompt head, read once; a missing or corrupt file throws at first use (the detector module calls this at import). */
 export function shippedModel(): InjectionModel {
-  return load(MODEL_PATH);
+  return loadModelFile(MODEL_PATH);
 }
 /** The shipped data head (what a tool returns, an attachment), read once like the prompt head. */
 export function shippedDataModel(): InjectionModel {
-  return load(DATA_MODEL_PATH);
+  return loadModelFile(DATA_MODEL_PATH);
 }
 
 // ---- scoring ----

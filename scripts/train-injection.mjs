@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Trains the prompt-injection classifier and writes daemon/detectors/injection-model.json:
+// Trains one head of the prompt-injection classifier and writes daemon/detectors/injection-model.json
+// (the prompt head) or, with --head data, injection-model-data.json (the data head):
 // L2-regularised logistic regression, mini-batch Adagrad with a fixed seed, over the hashed features
 // of daemon/detectors/injection-model.ts (imported from dist/, so trainer and daemon share
 // one feature code). Thresholds are calibrated on the development split (scripts/injection-data.mjs).
@@ -179,7 +180,7 @@ function fileOf(thresholds) {
     weights,
     thresholds,
     data: {
-      origin: `${DATASET.split('/').slice(-3).join('/')} (Tensor Trust, BIPIA, promptshield; see its README and sources.json) and scripts/injection-extra.jsonl, scripts/injection-written.jsonl (written for this project; the latter training only)`,
+      origin: `${DATASET.split('/').slice(-3).join('/')} (Tensor Trust, BIPIA, promptshield; see its README and sources.json) and scripts/injection-extra.jsonl, scripts/injection-written.jsonl (training only) and scripts/injection-own.jsonl (issue 26, composed by scripts/injection-own.mjs), all written for this project; promptshield control rows relabelled benign`,
       trained: new Date().toISOString().slice(0, 10),
       split: SPLIT_RULE,
       notTrained: `attack kinds ${[...NOT_TRAINED].join(', ')}: ordinary tasks on their own, dangerous only inside data`,

@@ -1,5 +1,6 @@
 // The trained prompt-injection classifier: a logistic regression over hashed word uni/bigrams and
-// character 3-5-grams (injection-model.json, written by scripts/train-injection.mjs), scored on every
+// character 3-5-grams in two heads (injection-model.json for what a user sends, injection-model-data.json
+// for what a tool returns; written by scripts/train-injection.mjs), scored on every
 // sentence and run of sentences and reported as the strongest, so innocent text around an attack
 // never dilutes it. Features belong to one word each, so a window scores the same wherever it sits.
 import fs from 'node:fs';

@@ -1,22 +1,26 @@
 #!/usr/bin/env node
-// Scores the shipped injection classifier, the full injection detector (rules, hidden-instruction
-// decoding and the classifier, default policy thresholds) and the verify pipeline's pure stages
-// (segments, policies with a new project's default policies, combine; the prompt as sent by the API)
-// on the development split; trains nothing. Rows that are documents (BIPIA indirect-text and
-// indirect-code attacks, benign `document` rows) are scored as data the model reads: the detector gets
-// origin 'data', the pipeline gets them as extracted_text under a plain prompt.
-// Prints recall per stratum (source/kind), the benign false-positive rate and the confusion.
+// Scores, on the development split, the shipped injection classifier's two heads alone, the verify pipeline's
+// (its default injection policy only: personal data in documents is another detector's business)
+// pure stages (segments, a new project's default policies, combine; a prompt as the API sends it, a
+// document as extracted_text under a plain prompt, where the detector reads it with origin 'data'),
+// and the MCP results path (every row as the text of a tool result under the built-in content rules,
+// origin 'data': BLOCK withholds it, FLAG records it). Rows that are documents (BIPIA documents and
+// indirect attacks, rows with channel 'data') go to verify as data. Trains nothing.
+// Prints, per kind (source/kind), rows, BLOCK and FLAG-or-BLOCK rates: recall for attacks, the
+// false-positive rate for benign rows.
 // Run: npm run eval (builds first). --verbose lists the misses and false positives. --onnx DIR also
 // loads an ONNX model directory (as GATEWAY_INJECTION_MODEL_DIR would), scores it alone at the default
-// policy thresholds, and hands its probabilities to the detector and the pipeline as the daemon does.
-import { injectionDetector, injectionLevel } from '../dist/daemon/detectors/injection.js';
-import { scoreModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
+// policy thresholds, and hands its probabilities to the pipeline as the daemon does.
+import { injectionDetector } from '../dist/daemon/detectors/injection.js';
+import { scoreModel, shippedDataModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
 import { DETECTORS } from '../dist/daemon/detectors/index.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
-import { DEFAULT_POLICIES } from '../dist/daemon/verify/policies.js';
+import { DEFAULT_POLICIES } from '../dist/daemon/verify/prompt-policies.js';
 import { combine } from '../dist/daemon/verify/stages/combine.js';
 import { scan } from '../dist/daemon/verify/stages/detection.js';
 import { segmentsOf } from '../dist/daemon/verify/stages/segments.js';
+import { contentRules } from '../dist/daemon/mcp/content/effective.js';
+import { inspect, strongest } from '../dist/daemon/mcp/content/inspect.js';
 import { NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 
 const verbose = process.argv.includes('--verbose');
@@ -30,10 +34,11 @@ if (onnxAt >= 0 && (onnxDir === undefined || onnxDir.startsWith('--'))) {
 let onnx = null;
 const DATA_PROMPT = 'Summarise this document for me.';
 const model = shippedModel();
+const dataModel = shippedDataModel();
 const config = injectionDetector.parseConfig(undefined);
 const level = (score, t) => (score >= t.block ? 'BLOCK' : score >= t.flag ? 'FLAG' : 'PASS');
 
-const policies = DEFAULT_POLICIES.map((p) => ({
+const policies = DEFAULT_POLICIES.filter((p) => p.detector === 'injection').map((p) => ({
   ...p,
   id: p.name,
   enabled: true,
@@ -41,15 +46,16 @@ const policies = DEFAULT_POLICIES.map((p) => ({
 }));
 const DECISION = { BLOCKED: 'BLOCK', PENDING_APPROVAL: 'BLOCK', FLAGGED: 'FLAG', MODIFIED: 'PASS', PASSED: 'PASS' };
 
+/** The MCP results path with the built-in content rules (no project policy): a tool result of one text item, read as data. */
+const mcpRules = contentRules([], 'eval-server', 'eval-tool', 'results').filter((r) => r.detector === 'injection');
+const MCP = { BLOCK: 'BLOCK', REDACT: 'PASS', FLAG: 'FLAG' };
+
 /** Verdicts of one system on a row: 'BLOCK' | 'FLAG' | 'PASS' (a pipeline that only masks personal data passes). */
 const systems = {
-  model: (text) => level(scoreModel(text, model, REPORTING_CUES).score, model.thresholds),
-  detector: (text, data) => {
-    const [f] = injectionDetector.detect(text, config, { origin: data ? 'data' : 'prompt', modelScore: onnx?.get(text) });
-    if (f === undefined) return 'PASS';
-    return injectionLevel(f.score, config) === 'high' ? 'BLOCK' : 'FLAG';
-  },
-  pipeline: (text, data) => {
+  // The two heads alone: the prompt head (what a user sends; not trained on attacks inside data) and the data head.
+  'prompt head': (text) => level(scoreModel(text, model, REPORTING_CUES).score, model.thresholds),
+  'data head': (text) => level(scoreModel(text, dataModel, REPORTING_CUES).score, dataModel.thresholds),
+  verify: (text, data) => {
     const request = data ? { prompt: DATA_PROMPT, extracted_text: text } : { prompt: text };
     const segments = segmentsOf(request, [], null);
     const scores = onnx ? { ok: true, bySegment: new Map(segments.map((s) => [s.id, onnx.get(s.text)])) } : undefined;
@@ -57,14 +63,20 @@ const systems = {
     if (!scanned.ok) return 'BLOCK';
     return DECISION[combine(scanned.hits, 'api').decision];
   },
+  // Every row as what a tool returned: withheld (BLOCK), recorded (FLAG) or passed.
+  mcp: (text) => {
+    const seen = inspect({ content: [{ type: 'text', text }] }, mcpRules, 'data', 10_000);
+    if (!seen.ok) return 'BLOCK';
+    return MCP[strongest(seen.findings)] ?? 'PASS';
+  },
 };
 
 /** Documents: what an attachment or extracted_text carries. */
-const isData = (r) => NOT_TRAINED.has(r.kind) || r.kind === 'document';
+const isData = (r) => r.channel === 'data' || NOT_TRAINED.has(r.kind) || r.kind === 'document';
 const dev = loadRows().filter((r) => r.dev);
 console.log(`development split: ${dev.length} rows (${SPLIT_RULE})`);
 console.log(
-  `model thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
+  `prompt head thresholds: block ${model.thresholds.block}, flag ${model.thresholds.flag}; data head: block ${dataModel.thresholds.block}, flag ${dataModel.thresholds.flag}; not trained on: ${[...NOT_TRAINED].join(', ')}\n`,
 );
 if (onnxDir !== undefined) {
   const { loadOnnxClassifier } = await import('../dist/daemon/models/onnx-classifier.js');
@@ -78,8 +90,11 @@ if (onnxDir !== undefined) {
   console.log(`onnx model ${onnxDir} (${classifier.labels.join(', ')}): ${texts.length} texts in ${(ms / 1000).toFixed(1)} s\n`);
   await classifier.close();
 }
-const pct = (n, d) => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
-for (const [name, verdict] of Object.entries(systems)) {
+const pct = (n, d) => (d === 0 ? '    -  ' : `${((100 * n) / d).toFixed(1).padStart(6)}%`);
+const HEADER =
+  '  kind (source/kind)                        label    rows  BLOCK  FLAG  PASS    BLOCK%  BLOCK|FLAG%   (attacks: recall; benign: false positives)';
+/** Per stratum: rows and verdict counts, and the rate lines the issue asks for (recall and false-positive rate, BLOCK and FLAG-or-BLOCK). */
+function report(name, verdict) {
   const strata = new Map();
   const totals = { attack: { n: 0, BLOCK: 0, FLAG: 0, PASS: 0 }, benign: { n: 0, BLOCK: 0, FLAG: 0, PASS: 0 } };
   for (const r of dev) {
@@ -91,31 +106,17 @@ for (const [name, verdict] of Object.entries(systems)) {
     totals[r.label].n++;
     totals[r.label][v]++;
     if (verbose && (r.label === 'attack') === (v === 'PASS'))
-      console.log(`  ${name} ${r.label} ${v} ${r.stratum}: ${JSON.stringify(r.text.slice(0, 160))}`);
+      console.log(`  ${name} ${r.label} ${v} ${r.stratum}${r.lang ? ` ${r.lang}` : ''}: ${JSON.stringify(r.text.slice(0, 200))}`);
   }
   console.log(`== ${name}`);
-  console.log('  stratum                                   label    rows  BLOCK  FLAG  PASS   recall (blocked) / false positives');
-  for (const [key, s] of [...strata].sort()) {
-    const rate = s.label === 'attack' ? `${pct(s.BLOCK + s.FLAG, s.n)} (${pct(s.BLOCK, s.n)})` : `${pct(s.BLOCK + s.FLAG, s.n)} FP`;
+  console.log(HEADER);
+  const line = (key, s) =>
     console.log(
-      `  ${key.padEnd(40)}  ${s.label.padEnd(7)} ${String(s.n).padStart(4)} ${String(s.BLOCK).padStart(6)} ${String(s.FLAG).padStart(5)} ${String(s.PASS).padStart(5)}   ${rate}`,
+      `  ${key.padEnd(40)}  ${s.label.padEnd(7)} ${String(s.n).padStart(4)} ${String(s.BLOCK).padStart(6)} ${String(s.FLAG).padStart(5)} ${String(s.PASS).padStart(5)}  ${pct(s.BLOCK, s.n)}  ${pct(s.BLOCK + s.FLAG, s.n)}`,
     );
-  }
-  const a = totals.attack;
-  const b = totals.benign;
-  const trained = dev.filter((r) => r.label === 'attack' && !NOT_TRAINED.has(r.kind));
-  const caught = trained.filter((r) => verdict(r.text, isData(r)) !== 'PASS').length;
-  console.log(
-    `  attacks: recall ${pct(a.BLOCK + a.FLAG, a.n)}, blocked ${pct(a.BLOCK, a.n)} of ${a.n}; excluding ${[...NOT_TRAINED].join('/')}: recall ${pct(caught, trained.length)} of ${trained.length}`,
-  );
-  const docs = dev.filter(isData);
-  const docFP = docs.filter((r) => r.label === 'benign' && verdict(r.text, true) !== 'PASS').length;
-  const docN = docs.filter((r) => r.label === 'benign').length;
-  for (const kind of NOT_TRAINED) {
-    const rows = docs.filter((r) => r.kind === kind);
-    const hit = rows.filter((r) => verdict(r.text, true) !== 'PASS').length;
-    console.log(`  as data: ${kind} recall ${pct(hit, rows.length)} of ${rows.length}`);
-  }
-  console.log(`  as data: benign documents flagged or blocked ${pct(docFP, docN)} of ${docN}`);
-  console.log(`  benign: false positives ${pct(b.BLOCK + b.FLAG, b.n)} (blocked ${b.BLOCK}, flagged ${b.FLAG}) of ${b.n}\n`);
+  for (const label of ['benign', 'attack']) for (const [key, s] of [...strata].sort()) if (s.label === label) line(key, s);
+  line('all benign', { label: 'benign', ...totals.benign });
+  line('all attacks', { label: 'attack', ...totals.attack });
+  console.log('');
 }
+for (const [name, verdict] of Object.entries(systems)) report(name, verdict);

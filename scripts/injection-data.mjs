@@ -15,6 +15,12 @@ export const EXTRA = path.join(ROOT, 'scripts/injection-extra.jsonl');
  * only, never in the development split, so adding them leaves the split and its figures comparable.
  */
 export const WRITTEN = path.join(ROOT, 'scripts/injection-written.jsonl');
+/**
+ * Rows written for issue 26 (scripts/injection-own.mjs composes them): requests, answers, tasks, coding
+ * questions and tool outputs in seven languages, and attacks inside tool outputs. Each row carries its
+ * own `dev` flag (held-out wordings and sentences) and `channel` (`prompt` or `data`).
+ */
+export const OWN = path.join(ROOT, 'scripts/injection-own.jsonl');
 
 /** Documented in the weights file and README: every 5th row of each stratum, ordered by SHA-256 of the text. */
 export const SPLIT_RULE =
@@ -49,6 +55,10 @@ export function loadRows() {
   for (const row of rows) {
     if (typeof row.text !== 'string' || (row.label !== 'attack' && row.label !== 'benign'))
       throw new Error(`bad row: ${JSON.stringify(row).slice(0, 200)}`);
+    // promptshield's `control` rows are ordinary tasks ("Explain how to make a cup of tea.", "List
+    // five fruits.") that the source labels attack; learnt as attacks they taught the model that a
+    // one-line task is one (issue 26: "a one-line request to make a cup of tea is BLOCKED").
+    if (row.source.startsWith('promptshield:') && row.kind === 'control') row.label = 'benign';
     row.stratum = stratum(row);
     row.hash = crypto.createHash('sha256').update(row.text).digest('hex');
     if (!groups.has(row.stratum)) groups.set(row.stratum, []);
@@ -65,5 +75,6 @@ export function loadRows() {
     row.stratum = stratum(row);
     row.dev = false;
   }
-  return [...rows, ...written];
+  const own = readJsonl(OWN).map((row) => ({ ...row, stratum: stratum(row) }));
+  return [...rows, ...written, ...own];
 }

@@ -1,12 +1,22 @@
 #!/usr/bin/env node
-// Trains the prompt-injection classifier and writes daemon/detectors/injection-model.json:
+// Trains one head of the prompt-injection classifier and writes daemon/detectors/injection-model.json
+// (the prompt head) or, with --head data, injection-model-data.json (the data head):
 // L2-regularised logistic regression, mini-batch Adagrad with a fixed seed, over the hashed features
 // of daemon/detectors/injection-model.ts (imported from dist/, so trainer and daemon share
 // one feature code). Thresholds are calibrated on the development split (scripts/injection-data.mjs).
 // Run: npm run train:injection (builds first).
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { FEATURES, MODEL_PATH, WINDOWS, parseModel, scoreModel, textFeatures, tokenize } from '../dist/daemon/detectors/injection-model.js';
+import {
+  DATA_MODEL_PATH,
+  FEATURES,
+  MODEL_PATH,
+  WINDOWS,
+  parseModel,
+  scoreModel,
+  textFeatures,
+  tokenize,
+} from '../dist/daemon/detectors/injection-model.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DATASET, NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 
@@ -17,8 +27,9 @@ const UNIT_WEIGHT = Number(process.env.UNIT_WEIGHT ?? 0);
 const EPOCHS = Number(process.env.EPOCHS ?? 12);
 const RATE = 0.5;
 const L2 = Number(process.env.L2 ?? 1e-3);
-const BLOCK_FPR = 0.005;
-const FLAG_FPR = 0.01;
+/** The bars of issue 26, per benign kind of the development split. */
+const BLOCK_FPR = 0.003;
+const FLAG_FPR = 0.02;
 // Floors: the benign development rows are mostly short synthetic questions, easier than real traffic.
 const MIN_FLAG = 0.5;
 const MIN_BLOCK = 0.8;
@@ -52,9 +63,17 @@ function example(text) {
   return { idx: Int32Array.from(counts.keys()), val: Float64Array.from(counts.values(), (c) => c * norm) };
 }
 
+// Two heads over one feature space (issue 26): `prompt` (default) scores what a user sends and never
+// sees the attacks that live inside data (their goals, "send the code to x@y", are ordinary requests
+// from a user); `data` (--head data) scores what a tool returns or an attachment holds and learns
+// those attacks too. Both calibrate on every benign kind.
+const HEAD = process.argv.includes('--head') ? process.argv[process.argv.indexOf('--head') + 1] : 'prompt';
+if (HEAD !== 'prompt' && HEAD !== 'data') throw new Error(`--head prompt|data, not ${HEAD}`);
+const OUT = HEAD === 'data' ? DATA_MODEL_PATH : MODEL_PATH;
+const dataAttack = (r) => r.label === 'attack' && r.channel === 'data';
 const rows = loadRows();
-const train = rows.filter((r) => !r.dev && !(r.label === 'attack' && NOT_TRAINED.has(r.kind)));
-const dev = rows.filter((r) => r.dev);
+const train = rows.filter((r) => !r.dev && !(r.label === 'attack' && NOT_TRAINED.has(r.kind)) && (HEAD === 'data' || !dataAttack(r)));
+const dev = rows.filter((r) => r.dev && (HEAD === 'data' || !dataAttack(r)));
 const attacks = train.filter((r) => r.label === 'attack').length;
 const benign = train.length - attacks;
 // Class weights so both classes weigh the same in the loss.
@@ -107,26 +126,47 @@ const scale = max / 127;
 const q = Int8Array.from(w, (x) => Math.round(x / scale));
 const weights = deflateRawSync(Buffer.from(q.buffer), { level: 9 }).toString('base64');
 
-// Calibrate on the development split with the shipped (quantised) weights and max-window scoring.
+// Calibrate on the development split with the shipped (quantised) weights and max-window scoring,
+// per benign kind (stratum): each threshold is the lowest (3 decimals) that keeps every benign kind's
+// rate at or above it within its bar, BLOCK <= 0.3 % and FLAG-or-BLOCK <= 2 % (issue 26).
 const model = parseModel(JSON.stringify(fileOf({ block: 1, flag: 1 })));
-const benignScores = dev
-  .filter((r) => r.label === 'benign')
-  .map((r) => scoreModel(r.text, model, REPORTING_CUES).score)
-  .sort((a, b) => b - a);
-/** Lowest threshold (3 decimals) with at most `rate` of the benign development rows at or above it. */
+const byKind = new Map();
+for (const r of dev.filter((r) => r.label === 'benign')) {
+  const scores = byKind.get(r.stratum) ?? [];
+  scores.push(scoreModel(r.text, model, REPORTING_CUES).score);
+  byKind.set(r.stratum, scores);
+}
+/** Lowest threshold (3 decimals) with at most `rate` of each kind's benign development rows at or above it. */
 const thresholdFor = (rate) => {
-  const allowed = Math.floor(rate * benignScores.length);
-  return Math.ceil(((benignScores[allowed] ?? 0) + 1e-9) * 1000) / 1000;
+  let t = 0;
+  for (const scores of byKind.values()) {
+    scores.sort((a, b) => b - a);
+    const allowed = Math.floor(rate * scores.length);
+    t = Math.max(t, Math.ceil(((scores[allowed] ?? 0) + 1e-9) * 1000) / 1000);
+  }
+  return t;
 };
 const thresholds = { block: Math.max(MIN_BLOCK, thresholdFor(BLOCK_FPR)), flag: Math.max(MIN_FLAG, thresholdFor(FLAG_FPR)) };
 console.log(
   `calibrated: block ${thresholdFor(BLOCK_FPR)}, flag ${thresholdFor(FLAG_FPR)}; shipped (with floors): ${JSON.stringify(thresholds)}`,
 );
 
+// What the model alone does on each kind of the development split at the shipped thresholds: the
+// figures of the model card, which test/detectors/injection-calibration.test.ts reproduces.
+const figures = {};
+for (const r of dev) {
+  const f = (figures[r.stratum] ??= { label: r.label, rows: 0, block: 0, flag: 0 });
+  const score = scoreModel(r.text, model, REPORTING_CUES).score;
+  f.rows++;
+  if (score >= thresholds.block) f.block++;
+  else if (score >= thresholds.flag) f.flag++;
+}
+
 function fileOf(thresholds) {
   const count = (set, label) => set.filter((r) => r.label === label).length;
   return {
     version: 1,
+    head: HEAD,
     features: {
       buckets: FEATURES.buckets,
       hash: FEATURES.hash,
@@ -140,7 +180,7 @@ function fileOf(thresholds) {
     weights,
     thresholds,
     data: {
-      origin: `${DATASET.split('/').slice(-3).join('/')} (Tensor Trust, BIPIA, promptshield; see its README and sources.json) and scripts/injection-extra.jsonl, scripts/injection-written.jsonl (written for this project; the latter training only)`,
+      origin: `${DATASET.split('/').slice(-3).join('/')} (Tensor Trust, BIPIA, promptshield; see its README and sources.json) and scripts/injection-extra.jsonl, scripts/injection-written.jsonl (training only) and scripts/injection-own.jsonl (issue 26, composed by scripts/injection-own.mjs), all written for this project; promptshield control rows relabelled benign`,
       trained: new Date().toISOString().slice(0, 10),
       split: SPLIT_RULE,
       notTrained: `attack kinds ${[...NOT_TRAINED].join(', ')}: ordinary tasks on their own, dangerous only inside data`,
@@ -157,10 +197,11 @@ function fileOf(thresholds) {
         seed: SEED,
         quantisation: 'int8 times scale, raw deflate, base64',
       },
-      calibration: { blockFpr: BLOCK_FPR, flagFpr: FLAG_FPR, floors: { block: MIN_BLOCK, flag: MIN_FLAG } },
+      calibration: { perKind: true, blockFpr: BLOCK_FPR, flagFpr: FLAG_FPR, floors: { block: MIN_BLOCK, flag: MIN_FLAG } },
+      ...(thresholds.block < 1 ? { devFigures: figures } : {}),
     },
   };
 }
 
-fs.writeFileSync(MODEL_PATH, `${JSON.stringify(fileOf(thresholds), null, 1)}\n`);
-console.log(`wrote ${MODEL_PATH}: ${fs.statSync(MODEL_PATH).size} bytes`);
+fs.writeFileSync(OUT, `${JSON.stringify(fileOf(thresholds), null, 1)}\n`);
+console.log(`wrote ${OUT} (${HEAD} head): ${fs.statSync(OUT).size} bytes`);

@@ -1,5 +1,6 @@
 // The trained prompt-injection classifier: a logistic regression over hashed word uni/bigrams and
-// character 3-5-grams (injection-model.json, written by scripts/train-injection.mjs), scored on every
+// character 3-5-grams in two heads (injection-model.json for what a user sends, injection-model-data.json
+// for what a tool returns; written by scripts/train-injection.mjs), scored on every
 // sentence and run of sentences and reported as the strongest, so innocent text around an attack
 // never dilutes it. Features belong to one word each, so a window scores the same wherever it sits.
 import fs from 'node:fs';
@@ -118,6 +119,8 @@ const ModelFileSchema = z.object({
   /** int8 weights (times scale), raw deflate, base64. */
   weights: z.string(),
   thresholds: z.object({ block: z.number().min(0).max(1), flag: z.number().min(0).max(1) }),
+  /** Which head: what a user sends, or what a tool returns (absent in files before issue 26: prompt). */
+  head: z.enum(['prompt', 'data']).optional(),
   data: z.record(z.string(), z.unknown()),
 });
 export type ModelFile = z.infer<typeof ModelFileSchema>;
@@ -129,6 +132,8 @@ export interface InjectionModel {
 }
 
 export const MODEL_PATH = fileURLToPath(new URL('../../../daemon/detectors/injection-model.json', import.meta.url));
+/** The data head: the same features, trained also on attacks inside tool results and documents. */
+export const DATA_MODEL_PATH = fileURLToPath(new URL('../../../daemon/detectors/injection-model-data.json', import.meta.url));
 
 /** Parses a weights file; throws on any mismatch with this code's feature space. */
 export function parseModel(json: string): InjectionModel {
@@ -141,10 +146,27 @@ export function parseModel(json: string): InjectionModel {
   return { bias: file.bias, weights, thresholds: file.thresholds };
 }
 
-let loaded: InjectionModel | null = null;
-/** The shipped model, read once; a missing or corrupt file throws at first use (the detector module calls this at import). */
+const loaded = new Map<string, InjectionModel>();
+/** Reads a weights file once; the error names the file, so a daemon that cannot start says which. */
+export function loadModelFile(path: string): InjectionModel {
+  let model = loaded.get(path);
+  if (model === undefined) {
+    try {
+      model = parseModel(fs.readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new Error(`injection model ${path} does not load: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    loaded.set(path, model);
+  }
+  return model;
+}
+/** The shipped prompt head, read once; a missing or corrupt file throws at first use (the detector module calls this at import). */
 export function shippedModel(): InjectionModel {
-  return (loaded ??= parseModel(fs.readFileSync(MODEL_PATH, 'utf8')));
+  return loadModelFile(MODEL_PATH);
+}
+/** The shipped data head (what a tool returns, an attachment), read once like the prompt head. */
+export function shippedDataModel(): InjectionModel {
+  return loadModelFile(DATA_MODEL_PATH);
 }
 
 // ---- scoring ----

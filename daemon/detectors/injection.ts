@@ -16,7 +16,7 @@ import type { InjectionCategory, InjectionRule, SignalName } from './injection-r
 import { DATA_RULES, scoreDataInstructions } from './injection-data.js';
 import { hiddenTexts } from './injection-hidden.js';
 import { hiddenIn, normalise, unleet, type View } from './injection-normalise.js';
-import { scoreModel, shippedModel } from './injection-model.js';
+import { scoreModel, shippedDataModel, shippedModel, type InjectionModel } from './injection-model.js';
 import { WordAutomaton } from './word-automaton.js';
 import type { DetectContext, Detector, Finding } from './types.js';
 
@@ -52,7 +52,9 @@ const RULE_NAMES = new Set<string>([
   ...DATA_RULES.map((r) => r.name),
 ]);
 // Loaded at import so a missing or corrupt weights file stops the daemon at start, not a request.
+// The prompt head reads what a user sends; the data head what the model will read (issue 26).
 const MODEL = shippedModel();
+const DATA_MODEL = shippedDataModel();
 
 interface Hit {
   readonly name: string;
@@ -221,12 +223,16 @@ function disabledSpans(text: string, disabled: readonly string[]): Array<[number
  * The classifier's verdict on the policy's scale: its BLOCK threshold maps to the policy's
  * block_threshold, its FLAG threshold to flag_threshold (linear between); null below FLAG.
  */
-function classifierScore(text: string, config: InjectionConfig): { score: number; start: number; end: number } | null {
+function classifierScore(
+  text: string,
+  config: InjectionConfig,
+  model: InjectionModel,
+): { score: number; start: number; end: number } | null {
   let seen = text;
   if (config.disabled_rules.length > 0)
     for (const [a, b] of disabledSpans(text, config.disabled_rules)) seen = seen.slice(0, a) + ' '.repeat(b - a) + seen.slice(b);
-  const m = scoreModel(seen, MODEL, REPORTING_CUES);
-  const { block, flag } = MODEL.thresholds;
+  const m = scoreModel(seen, model, REPORTING_CUES);
+  const { block, flag } = model.thresholds;
   if (m.score < flag) return null;
   const high = m.score >= block;
   const [from, to, lo, hi] = high ? [block, 1, config.block_threshold, 1] : [flag, block, config.flag_threshold, config.block_threshold];
@@ -309,7 +315,8 @@ export const injectionDetector: Detector<InjectionConfig> = {
   parseConfig: (config) => InjectionConfigSchema.parse(config ?? {}),
   detect(text, config, context?: DetectContext) {
     const s = scoreInjection(text, config.disabled_rules);
-    const m = config.disabled_rules.includes(CLASSIFIER) ? null : classifierScore(text, config);
+    const head = context?.origin === 'data' ? DATA_MODEL : MODEL;
+    const m = config.disabled_rules.includes(CLASSIFIER) ? null : classifierScore(text, config, head);
     // Data the model will read is also checked for instructions addressed to that model.
     const d = context?.origin === 'data' ? dataScore(text, config) : null;
     // The ONNX model's probability counts on the policy's own scale, from flag_threshold up.

@@ -1,5 +1,7 @@
 import t from 'tap';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { CLASSIFIER, injectionDetector, injectionLevel } from '../../daemon/detectors/injection.js';
 import {
@@ -7,8 +9,10 @@ import {
   MIN_WINDOW_WORDS,
   MODEL_PATH,
   WINDOWS,
+  loadModelFile,
   parseModel,
   scoreModel,
+  shippedDataModel,
   shippedModel,
   tokenize,
 } from '../../daemon/detectors/injection-model.js';
@@ -44,6 +48,18 @@ t.test('a missing or corrupt weights file fails at load', async (t) => {
   t.throws(() => parseModel(JSON.stringify({ ...file, features: { ...file.features, buckets: 1024 } })));
   t.throws(() => parseModel(JSON.stringify({ ...file, weights: deflateRawSync(Buffer.alloc(10)).toString('base64') })), /10 weights/);
   t.throws(() => parseModel(JSON.stringify({ ...file, weights: 'not deflate' })));
+});
+
+t.test('a weights file that does not load names itself and why (both heads load at import, so the daemon stops at start)', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'injection-model-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const bad = path.join(dir, 'injection-model-data.json');
+  fs.writeFileSync(bad, '{"version": 1');
+  t.throws(() => loadModelFile(bad), {
+    message: new RegExp(`injection model ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} does not load: `),
+  });
+  t.throws(() => loadModelFile(path.join(dir, 'absent.json')), /absent\.json does not load: .*ENOENT/);
+  t.equal(shippedDataModel().weights.length, FEATURES.buckets, 'the shipped data head loads');
 });
 
 t.test('dilution: innocent text before, after or around an attack never lowers its verdict', async (t) => {

@@ -129,20 +129,20 @@ function siblings(strings: readonly Walked[]): Array<Array<{ path: string; text:
   return [...by.values()].filter((group) => group.length > 1);
 }
 
-/** The classifiers' names in an injection finding's rules: a finding of theirs alone is a model's opinion. */
-const MODELS: ReadonlySet<string> = new Set(['model.classifier', 'model.onnx']);
+/** Models whose finding alone only flags here: the operator's ONNX model was not calibrated on tool results. */
+const UNCALIBRATED: ReadonlySet<string> = new Set(['model.onnx']);
 
 /**
  * What one finding makes of its rule's action: injection below the block threshold only flags, and
- * so does injection only a classifier saw. Tool arguments and results are not the prompts the shipped
- * model learned from (a status line such as "Long running operation completed. Duration: 0.2
- * seconds, Steps: 4." scored 0.84): on the MCP path a BLOCK needs a rule to agree.
+ * so does injection only an uncalibrated model saw. The shipped classifier's thresholds are chosen
+ * per benign kind of its development split, tool outputs (JSON, logs, e-mails, statements) among
+ * them, so its BLOCK withholds a result on its own (issue 26).
  */
 function effectOf(rule: ContentRule, f: Finding): ContentEffect | null {
   if (rule.detector !== 'injection') return rule.action;
   const level = injectionLevel(f.score, rule.config as InjectionConfig);
   if (level === 'low') return null;
-  const modelOnly = (f.rule ?? '').split(',').every((name) => MODELS.has(name));
+  const modelOnly = (f.rule ?? '').split(',').every((name) => UNCALIBRATED.has(name));
   return level === 'high' && !modelOnly ? (rule.action as ContentEffect) : 'FLAG';
 }
 

@@ -90,7 +90,9 @@ t.test('SDK 1.x, SSE answers: withheld, masked, refused to the server, passed', 
 
   const progress: number[] = [];
   const page = await client.callTool({ name: 'fetch_page', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
-  t.same(progress, [1, 2], 'progress passes on until its messages, joined, carry an instruction: the completing one is dropped');
+  // Since issue 26 the data head withholds on its own: "now ign" + "ore all previous instruc" is already
+  // an override to it, so the second message is dropped (before, it was flagged and the third dropped).
+  t.same(progress, [1], 'progress passes on until its messages, joined, carry an instruction: the completing one is dropped');
   t.equal(page.isError, true, 'the page after them is withheld');
 
   const structured = await client.callTool({ name: 'structured_issue', arguments: {} });
@@ -128,7 +130,7 @@ t.test('SDK 1.x, SSE answers: withheld, masked, refused to the server, passed', 
     traces.map((r) => [r.body.tool ?? r.body.method, r.decision, r.body.outcomes]),
     [
       ['read_issue', 'BLOCKED', ['withheld']],
-      ['fetch_page', 'BLOCKED', ['flagged', 'dropped', 'withheld']],
+      ['fetch_page', 'BLOCKED', ['dropped', 'withheld']],
       ['structured_issue', 'BLOCKED', ['withheld']],
       ['show_config', 'MODIFIED', ['masked']],
       ['summarise', 'BLOCKED', ['refused_to_server']],

@@ -152,7 +152,7 @@ console.log(
 );
 
 // What the model alone does on each kind of the development split at the shipped thresholds: the
-// figures of the model card, which test/detectors/injection-calibration.test.ts reproduces.
+// figures of the model card, which test/detectors/injection-model.calibration.test.ts reproduces.
 const figures = {};
 for (const r of dev) {
   const f = (figures[r.stratum] ??= { label: r.label, rows: 0, block: 0, flag: 0 });

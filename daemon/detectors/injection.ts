@@ -2,7 +2,7 @@
 // weighted rules of injection-rules.ts, matched over a normalised copy of the text
 // (injection-normalise.ts) and over the text it hides (injection-hidden.ts), plus the signals of hiding
 // itself; the trained classifier (injection-model.ts) and, for data the model will read, the data rules
-// (injection-data.ts) can each raise it, and so can the optional ONNX model (injection-onnx.ts), whose
+// (injection-data.ts) can each raise it, and so can the optional ONNX model (daemon/models/onnx-classifier.ts), whose
 // probability for the text the pipeline computed beforehand and hands over in the DetectContext.
 //
 // Trade-off: phrase rules are damped when the text writes *about* attacks (the phrase in quotes or

@@ -129,7 +129,7 @@ t.test('nothing outlives the daemon: a SIGKILLed parent takes the server and wha
     }
     return n;
   };
-  t.ok(await eventually(async () => (await sleepers()) === 2), 'the server and its child run');
+  t.ok(await eventually(async () => (await sleepers()) === 2, 30_000), 'the server and its child run');
   parent.kill('SIGKILL');
-  t.ok(await eventually(async () => (await sleepers()) === 0), 'and are gone after the parent is killed');
+  t.ok(await eventually(async () => (await sleepers()) === 0, 30_000), 'and are gone after the parent is killed');
 });

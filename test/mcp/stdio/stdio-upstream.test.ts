@@ -124,7 +124,7 @@ t.test('a program that does not exist fails the call, it does not throw', async 
 t.test('an idle server is stopped, and started again on the next use', async (t) => {
   const { up } = await upstream(t, [EVERYTHING, 'stdio'], { idleMs: 300 });
   t.ok('result' in (await up.request('tools/list', {}, 30_000)));
-  t.ok(await eventually(() => !up.state.running), 'stopped when idle');
+  t.ok(await eventually(() => !up.state.running, 30_000), 'stopped when idle');
   t.same(up.state.failures, 0, 'an idle stop is not a failure');
   t.ok('result' in (await up.request('tools/list', {}, 30_000)), 'and back on the next call');
 });

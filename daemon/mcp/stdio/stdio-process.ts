@@ -89,7 +89,8 @@ export class StdioProcess {
   /** Ends the process and everything it started (its process group; the PID namespace does the rest). */
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return this.exited;
+    if (!child || child.pid === undefined) return; // never started (spawn failed): nothing to end or wait for
+    if (child.exitCode !== null || child.signalCode !== null) return this.exited;
     this.signal('SIGTERM');
     const timer = setTimeout(() => this.signal('SIGKILL'), this.options.stopGraceMs);
     await this.exited;

@@ -2,7 +2,7 @@
 // stages themselves stay pure. Server, agent, tool, rules and the project's tools/list mode come
 // through the state cache (daemon/state-cache/, the database when it is cold or its listener is
 // down); the approval a caller presents and the agent's open approvals are always read from the
-// database, and the latter only when a call is about to be held (approvalCountsFor).
+// database, the latter only for a call that may be held for a new approval (steps/load.ts).
 import type { Rule } from '../../../shared/agent-schemas.js';
 import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
 import { MCP_TOOLS_LIST_MODES, type McpToolsListMode } from '../../../shared/schemas.js';
@@ -131,8 +131,8 @@ async function selectRules(sql: Sql, projectId: string, toolId: string, agentId:
 }
 
 /**
- * The context of one tools/call. openApprovals is null here: it only matters to a call that is held
- * for a new approval, and tool-call.ts reads it (approvalCountsFor) and decides again when one is.
+ * The context of one tools/call. openApprovals is null here: it only matters to a call that may be
+ * held for a new approval, and steps/load.ts adds it (approvalCountsFor) before the decision.
  */
 export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
   const tool = await loadTool(sql, projectId, input.server.id, input.toolName);

@@ -219,6 +219,17 @@ export async function loadToolsListView(sql: Sql, projectId: string, serverId: s
   return { mode, tools, capability: agent?.capability ?? null };
 }
 
+/**
+ * The project's audit_detail_level (traces/at-rest.ts sealedOriginal: a call's original is sealed
+ * at `full` only), through the state cache: a change of the project's settings notifies it.
+ */
+export function loadAuditLevel(sql: Sql, projectId: string): Promise<string> {
+  return cached(sql, projectId, 'project', 'audit_detail_level', async () => {
+    const [row] = await sql<{ audit_detail_level: string }[]>`select audit_detail_level from projects where id = ${projectId}`;
+    return row?.audit_detail_level ?? 'standard';
+  });
+}
+
 /** The project's approval_wait_seconds: how long a held call waits for its decision when the client names no wait. */
 export function loadApprovalWait(sql: Sql, projectId: string): Promise<number> {
   return cached(sql, projectId, 'project', 'approval_wait_seconds', async () => {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { sealedOriginal } from '../../../traces/at-rest.js';
 import { bindingHash } from '../canonical.js';
 import { header } from '../headers.js';
-import { approvalCountsFor, loadCallContext } from '../load.js';
+import { approvalCountsFor, loadAuditLevel, loadCallContext } from '../load.js';
 import { paramHeaderMismatch } from '../param-headers.js';
 import { rpcError } from '../rpc.js';
 import { inspectAhead } from '../stages/content.js';
@@ -65,7 +65,13 @@ export const loadStep: Step = {
       requestedAgentId: header(r.req.headers, 'x-agent-id')?.slice(0, 200) ?? null,
       arguments: input.forwarded,
       mode: call.ownSession ? 'session' : 'gateway',
-      raw: await sealedOriginal(deps.sql, deps.secretBox, projectId, { name: input.name, arguments: input.forwarded ?? {} }),
+      raw: await sealedOriginal(
+        deps.sql,
+        deps.secretBox,
+        projectId,
+        { name: input.name, arguments: input.forwarded ?? {} },
+        await loadAuditLevel(deps.sql, projectId),
+      ),
     };
     return null;
   },

@@ -2,7 +2,7 @@
 // (results.ts) refuses a server's sampling or elicitation request, the client never sees it, so the
 // gateway sends the server its error on the client's session, through the SSRF-guarded dispatcher.
 import { discard } from '../client/bounded-read.js';
-import type { UpstreamLimits } from './forward.js';
+import type { UpstreamLimits } from './relay-request.js';
 
 /**
  * Sends one message of the client's to the upstream on its session (the gateway answering a

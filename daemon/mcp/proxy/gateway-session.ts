@@ -3,7 +3,7 @@
 // through a one-off session the gateway opens itself (client/session.ts McpSession, in the era the last
 // scan found, so no probe): handshake, the one request, goodbye. The answer is the upstream's
 // result or its JSON-RPC error under the caller's id; upstream failures map as in forward.ts. Both
-// the tools/call path (tool-call.ts) and every other method (handler.ts) answer through here.
+// the tools/call path (steps/forward.ts) and every other method (handler.ts) answer through here.
 // Such a session declares no client capabilities: nobody is there to answer a server's sampling,
 // elicitation or roots request, so the server must not send one (it answers the tool's call as a
 // client without them).
@@ -14,7 +14,7 @@ import { McpClientError, type JsonRpcErrorObject } from '../client/errors.js';
 import type { Framed } from '../client/framing.js';
 import type { ExchangeLimits } from '../client/http-exchange.js';
 import type { ServerRow } from '../servers/registry.js';
-import type { RelayResult } from './forward.js';
+import type { RelayResult } from './relay-request.js';
 import { failureOutcome, failureReason, sendRpcError } from './upstream-failure.js';
 import type { RpcId } from './rpc.js';
 

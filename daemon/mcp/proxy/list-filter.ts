@@ -16,7 +16,7 @@ import type { Rule } from '../../../shared/agent-schemas.js';
 import type { CapabilityModel } from '../../agents/capability.js';
 import { McpClientError } from '../client/errors.js';
 import type { Framed } from '../client/framing.js';
-import { DROP } from './forward.js';
+import { DROP } from './relay-request.js';
 import { effectiveRule } from '../rules/effective-rule.js';
 import { parseTool, toolFingerprint } from '../client/tool-surface.js';
 

@@ -2,7 +2,7 @@
 // stages themselves stay pure. Server, agent, tool, rules and the project's tools/list mode come
 // through the state cache (daemon/state-cache/, the database when it is cold or its listener is
 // down); the approval a caller presents and the agent's open approvals are always read from the
-// database, and the latter only when a call is about to be held (approvalCountsFor).
+// database, the latter only for a call that may be held for a new approval (steps/load.ts).
 import type { Rule } from '../../../shared/agent-schemas.js';
 import { capabilityModelSchema } from '../../../shared/agent-schemas.js';
 import { MCP_TOOLS_LIST_MODES, type McpToolsListMode } from '../../../shared/schemas.js';
@@ -131,8 +131,8 @@ async function selectRules(sql: Sql, projectId: string, toolId: string, agentId:
 }
 
 /**
- * The context of one tools/call. openApprovals is null here: it only matters to a call that is held
- * for a new approval, and tool-call.ts reads it (approvalCountsFor) and decides again when one is.
+ * The context of one tools/call. openApprovals is null here: it only matters to a call that may be
+ * held for a new approval, and steps/load.ts adds it (approvalCountsFor) before the decision.
  */
 export async function loadCallContext(sql: Sql, projectId: string, input: CallInput): Promise<CallContext> {
   const tool = await loadTool(sql, projectId, input.server.id, input.toolName);
@@ -217,6 +217,17 @@ export async function loadToolsListView(sql: Sql, projectId: string, serverId: s
     selectListView(sql, projectId, serverId, agent?.id ?? null),
   );
   return { mode, tools, capability: agent?.capability ?? null };
+}
+
+/**
+ * The project's audit_detail_level (traces/at-rest.ts sealedOriginal: a call's original is sealed
+ * at `full` only), through the state cache: a change of the project's settings notifies it.
+ */
+export function loadAuditLevel(sql: Sql, projectId: string): Promise<string> {
+  return cached(sql, projectId, 'project', 'audit_detail_level', async () => {
+    const [row] = await sql<{ audit_detail_level: string }[]>`select audit_detail_level from projects where id = ${projectId}`;
+    return row?.audit_detail_level ?? 'standard';
+  });
 }
 
 /** The project's approval_wait_seconds: how long a held call waits for its decision when the client names no wait. */

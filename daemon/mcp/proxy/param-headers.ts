@@ -84,10 +84,11 @@ export function forwardedParamHeaders(
   inputSchema: unknown,
   forwarded: Record<string, unknown> | undefined,
 ): Record<string, string> {
+  const names = Object.keys(out).filter((name) => name.startsWith(PREFIX));
+  if (names.length === 0) return out; // the common call: no Mcp-Param-* header, no schema to walk
   const declared = declaredParams(inputSchema);
   const next = { ...out };
-  for (const name of Object.keys(out)) {
-    if (!name.startsWith(PREFIX)) continue;
+  for (const name of names) {
     const path = declared.get(name.slice(PREFIX.length));
     const text = path === undefined ? undefined : headerText(valueAt(forwarded ?? {}, path));
     if (text === undefined) delete next[name];

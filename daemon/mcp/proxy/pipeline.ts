@@ -1,5 +1,20 @@
-// The MCP proxy's governance pipeline for `tools/call`: the specification's order as an array, the
-// first refusing stage answering. Every stage is pure over the context load.ts filled in; the
+// The journey of a `tools/call` through the proxy, as http-proxy-3's WEB_PASSES: TOOL_CALL_STEPS,
+// each a file of steps/, the forward itself last.
+//
+//   read     the call's name, arguments, presented approval and asked wait (-32602 otherwise)
+//   load     everything the decision reads, through the state cache (load.ts): server, agent, tool,
+//            rules, content policies, the presented approval, the credential's open approvals when
+//            the call may be held anew; the content inspection of the arguments, made ahead in turns
+//   decide   TOOL_CALL_STAGES below, pure over what `load` read, run once
+//   record   the decision trace made durable (with the approval spent or created in the same
+//            transaction) before anything leaves; 503 and nothing forwarded when no store takes it
+//   refuse   a refused or held call answered (wait mode: held open until a person decides, then
+//            the same steps again from `load`)
+//   forward  upstream through the caller's session or a gateway session; its answer passes through
+//            `inspectResult` (results policies) and `recordOutcome` (mcp_call_outcomes, MCP_CONTENT)
+//
+// The governance pipeline the `decide` step runs: the specification's order as an array, the
+// first refusing stage answering. Every stage is pure over the context `load` filled in; the
 // runner and the verdict type are verify's too (daemon/pipeline/).
 //
 //   agent      the named agent may act (AGENT_EMERGENCY_STOP and the other lifecycle refusals, -32003)
@@ -24,8 +39,14 @@ import { contentStage, requestContentStage } from './stages/content.js';
 import { ruleStage } from './stages/rule.js';
 import { serverStage } from './stages/server.js';
 import { signInStage } from './stages/sign-in.js';
-import type { Outcome } from '../../pipeline/runner.js';
-import type { CallState, Refusal, Stage } from './stages/types.js';
+import type { Stage } from './stages/types.js';
+import { decideStep } from './steps/decide.js';
+import { forwardStep } from './steps/forward.js';
+import type { Step } from './steps/journey.js';
+import { loadStep } from './steps/load.js';
+import { readStep } from './steps/read.js';
+import { recordStep } from './steps/record.js';
+import { refuseStep } from './steps/refuse.js';
 
 export { runStages } from '../../pipeline/runner.js';
 
@@ -42,4 +63,14 @@ export const TOOL_CALL_STAGES: readonly Stage[] = Object.freeze([
 /** What a method other than tools/call must pass before it is forwarded without a rule. */
 export const PASSTHROUGH_STAGES: readonly Stage[] = Object.freeze([agentStage, serverStage, requestContentStage, signInStage]);
 
-export type Decision = Outcome<CallState, Refusal>;
+export type { Decision } from './stages/types.js';
+
+/** One tools/call, from its request to its upstream's answer (tool-call.ts runs it). */
+export const TOOL_CALL_STEPS: readonly Step[] = Object.freeze([
+  readStep,
+  loadStep,
+  decideStep(TOOL_CALL_STAGES),
+  recordStep,
+  refuseStep,
+  forwardStep,
+]);

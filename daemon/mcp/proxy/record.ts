@@ -20,8 +20,7 @@ import type { SealedRaw } from '../../crypto/raw-keys.js';
 import type { TraceInput } from '../../ledger/streams.js';
 import { DisplayMask } from '../../traces/at-rest.js';
 import type { ContentFinding } from '../content/inspect.js';
-import type { Decision } from './pipeline.js';
-import type { CallContext } from './stages/types.js';
+import type { CallContext, Decision } from './stages/types.js';
 
 export const TRACE_TYPE = 'MCP_TOOL_CALL';
 export const ACTION_NAME = 'mcp.tools.call';

@@ -5,7 +5,7 @@
 // inspectable), MODIFIED (masked before forwarding) or FLAGGED. Types, paths and scores, never values.
 import type { Deps } from '../../deps.js';
 import type { ContentFinding } from '../content/inspect.js';
-import type { Decision } from './pipeline.js';
+import type { Decision } from './stages/types.js';
 import { argumentFindings } from './record.js';
 import { RESULT_TRACE_TYPE } from './results.js';
 

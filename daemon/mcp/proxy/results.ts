@@ -17,7 +17,7 @@ import type { Framed } from '../client/framing.js';
 import { contentRules, type LoadedContentPolicy } from '../content/effective.js';
 import { ResultInspector } from '../content/results.js';
 import { answerUpstream } from './answer-upstream.js';
-import { DROP, upstreamLimits } from './forward.js';
+import { DROP, upstreamLimits } from './relay-request.js';
 
 export const RESULT_TRACE_TYPE = 'MCP_CONTENT';
 

@@ -192,10 +192,11 @@ t.test('with the cache warm, an allowed tools/call reads no state: its only quer
   t.ok(cache.stats.hits >= before.hits + 5 * 5, 'credential, server, agent, tool and rules from memory each time');
   // The daemon's periodic approval-expiry sweep (approvals/expiry.ts) may run during the calls: it is not the calls' work.
   const sweep = /^update approvals set status = 'EXPIRED'/i;
+  // `projects`: the audit level that decides whether the call's original is sealed is cached too.
   const stateReads = queries.filter(
     (q) =>
       !sweep.test(q)
-      && /\b(from|join) (credentials|project_stops|mcp_servers|mcp_tools|mcp_policies|agents|mcp_proxy_sessions|approvals)\b/i.test(q),
+      && /\b(from|join) (credentials|project_stops|mcp_servers|mcp_tools|mcp_policies|agents|mcp_proxy_sessions|approvals|projects)\b/i.test(q),
   );
   t.same(stateReads, [], 'no query read cached state');
   t.ok(

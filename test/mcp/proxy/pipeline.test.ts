@@ -5,7 +5,7 @@ import type { Approval } from '../../../daemon/approvals/store.js';
 import { APPROVAL_ARGUMENT, argumentsHash, splitArguments } from '../../../daemon/mcp/proxy/canonical.js';
 import { routingMismatch, upstreamHeaders } from '../../../daemon/mcp/proxy/headers.js';
 import { filterToolsResult } from '../../../daemon/mcp/proxy/list-filter.js';
-import { PASSTHROUGH_STAGES, runStages, TOOL_CALL_STAGES, type Decision } from '../../../daemon/mcp/proxy/pipeline.js';
+import { PASSTHROUGH_STAGES, runStages, TOOL_CALL_STAGES, TOOL_CALL_STEPS, type Decision } from '../../../daemon/mcp/proxy/pipeline.js';
 import { callTrace, decisionOf } from '../../../daemon/mcp/proxy/record.js';
 import { parseMessage, rpcError, type RpcMessage } from '../../../daemon/mcp/proxy/rpc.js';
 import type { CallContext } from '../../../daemon/mcp/proxy/stages/types.js';
@@ -52,6 +52,14 @@ t.test("the stage order is the specification's", async (t) => {
     'other methods: the gates and the content of their params, no rule',
   );
   t.ok(Object.isFrozen(TOOL_CALL_STAGES));
+});
+
+t.test('a tools/call is one journey: loaded, decided once, recorded, then forwarded last', async (t) => {
+  t.same(
+    TOOL_CALL_STEPS.map((s) => s.name),
+    ['read', 'load', 'decide', 'record', 'refuse', 'forward'],
+  );
+  t.ok(Object.isFrozen(TOOL_CALL_STEPS));
 });
 
 t.test('every refusal with its code and reason', async (t) => {

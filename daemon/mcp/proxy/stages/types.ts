@@ -13,7 +13,7 @@ import type { UpstreamAuth } from '../../client/upstream-auth.js';
 import type { LoadedContentPolicy } from '../../content/effective.js';
 import type { ContentFinding, Inspection } from '../../content/inspect.js';
 import type { Effective } from '../../rules/effective-rule.js';
-import type { Stage as PipelineStage } from '../../../pipeline/runner.js';
+import type { Outcome, Stage as PipelineStage } from '../../../pipeline/runner.js';
 import type { Refusal as PipelineRefusal, Verdict } from '../../../pipeline/verdict.js';
 
 export interface CallAgent {
@@ -110,6 +110,9 @@ export interface Refusal extends PipelineRefusal<McpRpcReason, RefusalDetail> {
 export type StageVerdict = Verdict<CallState, Refusal>;
 
 export type Stage = PipelineStage<CallContext, CallState, Refusal>;
+
+/** What the stages decided: forward (with what they found), or the first refusal. */
+export type Decision = Outcome<CallState, Refusal>;
 
 export const pass = (value: CallState = {}): StageVerdict => ({ ok: true, value });
 

@@ -1,0 +1,112 @@
+// Step `forward`, the last: the decided call goes upstream through the caller's own session
+// (forward.ts relay) or a one-off gateway session (gateway-session.ts), with the arguments and
+// other params a REDACT content policy masked, the server's sign-in and the Mcp-Param-* headers of
+// what is forwarded. Its answer passes through two more named passes, as a proxy library's outgoing
+// passes: `inspectResult` (results.ts: the results policies over each message coming back, when any
+// is in force) and, once the answer is sent, `recordOutcome` (outcomes.ts: status, outcome and
+// latency under the decision trace's id; and the MCP_CONTENT trace of what the inspection found).
+import type { Reply } from '../../../http/types.js';
+import { answerThroughGatewaySession } from '../gateway-session.js';
+import { relay } from '../forward.js';
+import { upstreamHeaders } from '../headers.js';
+import { forwardedParamHeaders } from '../param-headers.js';
+import { upstreamLimits, type RelayResult } from '../relay-request.js';
+import { type ResultWatch, watchResults } from '../results.js';
+import { unbindSession } from '../sessions.js';
+import { recordedHeaders } from './refuse.js';
+import type { Journey, Step } from './journey.js';
+
+/** The answer's pass over each message coming back: the results inspection, when a results policy is in force. */
+function inspectResult(j: Journey, upstream: { url: URL; headers: Record<string, string> } | null): ResultWatch | null {
+  const { call } = j;
+  const ctx = j.ctx!;
+  return watchResults(j.deps, ctx.contentPolicies, {
+    projectId: call.r.principal.projectId,
+    server: ctx.server,
+    toolName: ctx.toolName,
+    awaited: { id: call.msg.id, method: 'tools/call' },
+    callTraceId: j.recorded!.written.id,
+    agentId: ctx.agent?.id ?? null,
+    environment: call.environment,
+    upstream,
+  });
+}
+
+/** The answer's last pass: what happened upstream, under the decision trace; what the inspection found, traced. */
+async function recordOutcome(j: Journey, result: RelayResult, watch: ResultWatch | null): Promise<void> {
+  j.deps.outcomes.record({
+    trace_id: j.recorded!.written.id,
+    project_id: j.call.r.principal.projectId,
+    server_id: j.call.server.id,
+    tool_name: j.ctx!.toolName,
+    upstream_status: result.upstreamStatus,
+    outcome: result.outcome,
+    rpc_code: result.rpcCode,
+    latency_ms: result.latencyMs,
+  });
+  await watch?.record();
+}
+
+/** The params as forwarded: masked by a REDACT content policy where it masked them. */
+function forwardedParams(j: Journey): Record<string, unknown> {
+  const input = j.input!;
+  const { state } = j.recorded!.d;
+  const rest = { name: input.name, ...(state.forwardParams ?? input.otherParams) };
+  const args = state.forwardArguments ?? input.forwarded;
+  return args === undefined ? rest : { ...rest, arguments: args };
+}
+
+export const forwardStep: Step = {
+  name: 'forward',
+  run(j): Reply {
+    const { deps, call } = j;
+    const { r, msg, server } = call;
+    const ctx = j.ctx!;
+    const recorded = j.recorded!;
+    const headers = recordedHeaders(j);
+    const params = forwardedParams(j);
+    const limits = upstreamLimits(deps.config, deps.upstream);
+    const url = new URL(server.server_url);
+    const headersOut = forwardedParamHeaders(
+      upstreamHeaders(r.req.headers, recorded.d.state.signIn ?? {}, 'POST'),
+      ctx.tool?.inputSchema,
+      params.arguments as Record<string, unknown> | undefined,
+    );
+    const watch = inspectResult(j, call.ownSession ? { url, headers: headersOut } : null);
+    return {
+      stream: async (res) => {
+        const result = call.ownSession
+          ? await relay(
+              res,
+              {
+                url,
+                method: 'POST',
+                headers: headersOut,
+                body: JSON.stringify({ ...(r.body as Record<string, unknown>), params }),
+                rpcId: msg.id,
+                rpcMethod: 'tools/call',
+                extraHeaders: headers,
+                ...(watch ? { transform: watch.transform } : {}),
+                ...(call.sessionId !== undefined ? { onSessionGone: () => unbindSession(deps.sql, server.id, call.sessionId!) } : {}),
+              },
+              limits,
+            )
+          : await answerThroughGatewaySession(
+              res,
+              {
+                server,
+                auth: call.auth!,
+                method: 'tools/call',
+                params,
+                rpcId: msg.id,
+                extraHeaders: headers,
+                failureData: { trace_id: recorded.written.id },
+                ...(watch ? { inspect: watch.transform } : {}),
+              },
+              limits,
+            );
+        await recordOutcome(j, result, watch);
+      },
+    };
+  },
+};

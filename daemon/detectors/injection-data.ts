@@ -7,6 +7,8 @@
 // address. Each rule is one sentence's worth of words (bounded gaps, linear in V8) over a lower-cased,
 // whitespace-collapsed copy of the text; rules combine as independent evidence like the prompt rules.
 
+import { collapseWhitespace } from './injection-normalise.js';
+
 export interface DataRule {
   readonly name: string;
   readonly weight: number;
@@ -204,7 +206,7 @@ const MATCHES_PER_RULE = 16;
  */
 export function scoreDataInstructions(text: string): DataScore {
   const scanned = text.length > MAX_SCANNED ? text.slice(0, MAX_SCANNED) : text;
-  const view = scanned.toLowerCase().replace(/\s+/g, (ws) => (/[\n\r\v\f]/.test(ws) ? '\n' : ' '));
+  const view = collapseWhitespace(scanned.toLowerCase());
   const hits: Array<{ name: string; weight: number; at: number; to: number }> = [];
   for (const rule of DATA_RULES) {
     rule.pattern.lastIndex = 0;

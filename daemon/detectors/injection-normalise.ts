@@ -90,9 +90,21 @@ function viewOf(text: string, original: string, starts: () => readonly number[])
   };
 }
 
+// A whitespace run that is not already one space: two or more characters, or one other than a space.
+const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+const LINE_BREAK = /[\n\r\v\f]/;
+
+/**
+ * Each run of whitespace as one character: a newline when the run breaks a line, else a space. Runs
+ * that are one space already (most of them, in prose) are not touched.
+ */
+export function collapseWhitespace(text: string): string {
+  return text.replace(WHITESPACE_TO_COLLAPSE, (ws) => (LINE_BREAK.test(ws) ? '\n' : ' '));
+}
+
 /** ASCII text: lower case and collapsed whitespace; the offset map is built only if a rule hits. */
 function normaliseAscii(text: string): View {
-  const view = text.toLowerCase().replace(/\s+/g, (ws) => (/[\n\r\v\f]/.test(ws) ? '\n' : ' '));
+  const view = collapseWhitespace(text.toLowerCase());
   return viewOf(view, text, () => {
     const starts: number[] = [];
     for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i)) || !isSpace(text.charCodeAt(i - 1))) starts.push(i);
@@ -148,18 +160,32 @@ export function normalise(text: string): { view: View; hidden: Hidden } {
   return { view: viewOf(view, text, () => starts), hidden };
 }
 
-const LEET_TOKEN = /[a-z0134578@$]{4,}/g;
+const LEET_CHAR = /[0134578@$]/g;
+/** A character of a leet word: a lower-case letter or one of the characters LEET spells out. */
+const inLeetWord = (c: number): boolean =>
+  (c >= 97 && c <= 122) || c === 48 || c === 49 || c === 51 || c === 52 || c === 53 || c === 55 || c === 56 || c === 64 || c === 36;
 
-/** The view with leetspeak words ("1gn0re") spelled out, or null when it has none. Same length, same offsets. */
+/**
+ * The view with leetspeak words ("1gn0re") spelled out, or null when it has none. Same length, same
+ * offsets. A leet word is a run of at least four letters and leet characters with two letters or
+ * more; only the runs around a leet character are looked at, so prose without digits costs one search.
+ */
 export function unleet(view: string): string | null {
-  let changed = false;
-  const out = view.replace(LEET_TOKEN, (w) => {
-    const letters = w.replace(/[^a-z]/g, '').length;
-    if (letters < 2 || letters === w.length) return w;
-    changed = true;
-    return w.replace(/[0134578@$]/g, (c) => LEET[c]!);
-  });
-  return changed ? out : null;
+  let out = '';
+  let copied = 0;
+  LEET_CHAR.lastIndex = 0;
+  for (let m = LEET_CHAR.exec(view); m !== null; m = LEET_CHAR.exec(view)) {
+    let start = m.index;
+    while (start > 0 && inLeetWord(view.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < view.length && inLeetWord(view.charCodeAt(end))) end++;
+    LEET_CHAR.lastIndex = end;
+    const w = view.slice(start, end);
+    if (w.length < 4 || w.replace(/[^a-z]/g, '').length < 2) continue;
+    out += view.slice(copied, start) + w.replace(/[0134578@$]/g, (c) => LEET[c]!);
+    copied = end;
+  }
+  return copied === 0 ? null : out + view.slice(copied);
 }
 
 /** What a text hides, without building its view when it is ASCII (nothing can hide there). */

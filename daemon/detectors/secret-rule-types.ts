@@ -30,6 +30,12 @@ export interface SecretRule {
    * (RE2 takes them with its NFA, ~20 ms per KB of match; a flood of `token=token=...` is one match).
    */
   readonly maxMatch?: number;
+  /**
+   * A JavaScript regex that every match of the rule contains, tested once per text before the rule's
+   * RE2 search: for rules whose keywords are a letter or two ("m", "ac", "s.") and so occur in almost
+   * every text. It must hold for every text the rule can match, in any case the views produce.
+   */
+  readonly mustContain?: RegExp;
   /** Characters searched before and after a keyword hit; default [128, 512]. */
   readonly span?: readonly [number, number];
   /** A generic finding yields to a vendor finding that overlaps it. */

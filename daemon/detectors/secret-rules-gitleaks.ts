@@ -438,7 +438,7 @@ export const GITLEAKS_RULES: readonly SecretRule[] = [
   s('sumologic-access-token', '(?-i:[Ss]umo|SUMO)', '[a-z0-9]{64}', ['sumo'], { entropy: 3 }),
   s('telegram-bot-api-token', 'telegr', String.raw`[0-9]{5,16}:(?-i:A)[a-z0-9_\-]{34}`, ['telegr']),
   s('travisci-access-token', 'travis', '[a-z0-9]{22}', ['travis']),
-  r('twilio-api-key', 'SK[0-9a-fA-F]{32}', ['sk'], { entropy: 3 }),
+  r('twilio-api-key', 'SK[0-9a-fA-F]{32}', ['sk'], { entropy: 3, mustContain: /sk[0-9a-f]{32}/i }),
   s('twitch-api-token', 'twitch', '[a-z0-9]{30}', ['twitch']),
   s('twitter-access-secret', 'twitter', '[a-z0-9]{45}', ['twitter']),
   s('twitter-access-token', 'twitter', '[0-9]{15,25}-[a-zA-Z0-9]{20,40}', ['twitter']),
@@ -449,6 +449,7 @@ export const GITLEAKS_RULES: readonly SecretRule[] = [
   r('vault-batch-token', uniq(String.raw`hvb\.[\w-]{138,300}`), ['hvb.'], { entropy: 4 }),
   r('vault-service-token', uniq(String.raw`(?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24}))`), ['hvs.', 's.'], {
     entropy: 3.5,
+    mustContain: /s\.[\w-]{24}/i,
     allow: [{ regexes: [String.raw`s\.[A-Za-z]{24}`] }],
   }),
   s('yandex-access-token', 'yandex', String.raw`t1\.[A-Z0-9a-z_-]+[=]{0,2}\.[A-Z0-9a-z_-]{86}[=]{0,2}`, ['yandex']),

@@ -259,6 +259,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
       entropy: 3.5,
       requireDigit: true,
       span: [0, 100],
+      mustContain: /\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}/,
     },
   ),
   // The bot's numeric id, a colon, 35 characters (https://core.telegram.org/bots/api#authorizing-your-bot).
@@ -266,6 +267,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
     entropy: 3.5,
     random: true,
     span: [12, 48],
+    mustContain: /\d:[A-Za-z0-9_-]{35}/,
   }),
   // 32 hex digits and the data centre, e.g. -us12.
   local('mailchimp-key-with-dc', 'MAILCHIMP_API_KEY', B64_EDGE + String.raw`([0-9a-z]{32}-us\d{1,2})\b`, ['-us'], {
@@ -282,6 +284,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
       entropy: 3.3,
       random: true,
       span: [0, 200],
+      mustContain: /akc[a-z0-9]{10}|ap[0-9a-f][a-z0-9]{8}/i,
       // API keys are 73 characters; a longer run is a base64 blob cut by a keyword window's edge
       maxMatch: 100,
     },
@@ -335,6 +338,7 @@ export const LOCAL_RULES: readonly SecretRule[] = [
   local('twilio-account-sid', 'TWILIO_ACCOUNT_SID', B64_EDGE + String.raw`(AC[0-9a-z]{32})\b`, ['ac'], {
     entropy: 3,
     span: [0, 40],
+    mustContain: /ac[0-9a-z]{32}/i,
     score: 0.85,
   }),
   // Slack tokens with fewer numeric parts than gitleaks' rules require.

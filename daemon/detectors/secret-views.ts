@@ -84,7 +84,7 @@ function nextAfter(origin: readonly number[], last: number, text: string): numbe
 // Decoding is bounded: runs of at least 24 base64 characters (18 bytes: shorter ones hold no key
 // worth the work), at most 64 runs and 64 KB decoded per text, one level deep. A run whose bytes are
 // not mostly printable text (an image, a hash, random bytes) is left out.
-const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const PERCENT = /%[0-9A-Fa-f]{2}/;
 const MAX_RUNS = 64;
 const MAX_DECODED = 64 * 1024;

@@ -283,7 +283,11 @@ function scanText(
 ): { findings: Finding[]; hits: KeywordHits } {
   const hits = new KeywordHits(lowerSameLength(text));
   const out: Finding[] = [];
-  for (const i of hits.rulesHit()) if (!scan.disabled.has(SECRET_RULES[i]!.id)) scanRule(text, hits, i, scan.allowValues, out, recased);
+  for (const i of hits.rulesHit()) {
+    const rule = SECRET_RULES[i]!;
+    if (scan.disabled.has(rule.id) || rule.mustContain?.test(text) === false) continue;
+    scanRule(text, hits, i, scan.allowValues, out, recased);
+  }
   return { findings: out, hits };
 }
 

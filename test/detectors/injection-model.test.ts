@@ -173,3 +173,68 @@ t.test('jailbreak personas, extraction of the text above, and harmless role-play
   ])
     t.equal(level(benign), 'none', benign);
 });
+
+/** The tokenizer as the shipped weights were trained with it: one Unicode regex (tokenize now scans codes). */
+function regexTokens(text: string): { words: string[]; starts: number[]; units: number[] } {
+  const TOKEN = /[\p{L}\p{N}_'’]+|[^\s\p{L}\p{N}_'’]+/gu;
+  const words: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const units = [0];
+  let unitStart = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    if (words.length > unitStart) {
+      const between = text.slice(ends[ends.length - 1], m.index);
+      if (between.includes('\n') || words.length - unitStart >= WINDOWS.unitWords) units.push((unitStart = words.length));
+    }
+    words.push(m[0].normalize('NFKC').toLowerCase());
+    starts.push(m.index);
+    ends.push(m.index + m[0].length);
+    if (/[.!?。！？]/.test(m[0])) units.push((unitStart = words.length));
+  }
+  if (units[units.length - 1] !== words.length) units.push(words.length);
+  return { words, starts, units };
+}
+
+t.test('tokenize splits, lower-cases and cuts units exactly as the regex the weights were trained with', async (t) => {
+  const alphabet = [
+    'a',
+    'Z',
+    '9',
+    ' ',
+    '\n',
+    '\t',
+    '.',
+    '!',
+    '?',
+    '。',
+    '！',
+    'é',
+    'ß',
+    'İ',
+    'ﬁ',
+    '’',
+    "'",
+    '_',
+    '-',
+    '😀',
+    '\ud800',
+    '\udc00',
+  ];
+  const more = ['\u00a0', '\u3000', '中', 'ı', 'Ａ', '①', '\u200b', '\r\n', ',', '"', 'Ё', 'ł'];
+  const pool = [...alphabet, ...more];
+  let seed = 7;
+  const next = (n: number): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const texts = [...INNOCENT, ATTACK, 'Zażółć gęślą jaźń. Straße!\nＡＢＣ ①② 中文。下一句', ''];
+  for (let k = 0; k < 3000; k++) {
+    let text = '';
+    for (let i = next(50); i > 0; i--) text += pool[next(pool.length)];
+    texts.push(text);
+  }
+  let differ = 0;
+  for (const text of texts) {
+    const { words, starts, units } = tokenize(text);
+    if (JSON.stringify({ words, starts, units }) !== JSON.stringify(regexTokens(text))) differ++;
+  }
+  t.equal(differ, 0, `${texts.length} texts, every one tokenized the same`);
+});

@@ -127,3 +127,21 @@ t.test('decoys a rule rejects do not count against a cap: the real token after 2
   }
   t.ok(failed instanceof TooManySecretsError, 'more secrets than one call reports: it fails, it does not stop looking');
 });
+
+t.test('a rule with a mustContain prefilter: every string its regex is built to match contains it', async (t) => {
+  const { sampleOf } = await import('../../daemon/detectors/secret-rules.js');
+  const prefiltered = SECRET_RULES.filter((r) => r.mustContain !== undefined);
+  t.ok(prefiltered.length >= 6, 'the rules whose keywords are a letter or two');
+  for (const rule of prefiltered) {
+    const sample = sampleOf(rule.regex);
+    t.ok(rule.mustContain!.test(sample), `${rule.id}: ${JSON.stringify(sample)}`);
+  }
+  // The prefilter does not change what is found: the rule's own vectors still are.
+  t.same(found('bot token 7891234560:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 here'), [
+    ['telegram-bot-token', '7891234560:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
+  ]);
+  t.same(
+    found('twilio sid AC0f3e8a9b2c4d6e1f7a5b3c9d8e2f4a6b ok').map(([r]) => r),
+    ['twilio-account-sid'],
+  );
+});

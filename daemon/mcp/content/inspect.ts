@@ -9,6 +9,7 @@ import type { Finding } from '../../detectors/types.js';
 import { Redactor } from '../../detectors/redact.js';
 import type { ContentRule } from './effective.js';
 import { crossing, joinsOf } from './sibling-strings.js';
+import { knownClean, rememberable, rememberClean } from './clean-strings.js';
 
 export type ContentEffect = 'BLOCK' | 'REDACT' | 'FLAG';
 
@@ -199,9 +200,11 @@ function* inspecting(
     };
     for (const { path, text, plainKey } of strings) {
       if (plainKey && rule.detector !== 'secrets') continue;
+      if (knownClean(rule.config, origin, text)) continue;
       const found = run(text);
       if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
       for (const span of found) add(path, span);
+      if (found.length === 0 && rememberable(text)) rememberClean(rule.config, origin, text);
       yield;
     }
     if (rule.detector !== 'secrets') continue;

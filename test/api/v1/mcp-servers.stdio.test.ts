@@ -74,6 +74,10 @@ t.test(
   'registration refusals: stdio off, a program not allowed, an Editor, a grant into the data directory; each writes nothing',
   async (t) => {
     const off = await startTestGateway(t);
+    t.ok(
+      off.logLines.some((l) => l.includes('stdio servers off (GATEWAY_STDIO_COMMANDS is empty)')),
+      'the start-up log says stdio servers are off',
+    );
     const before = await written(off);
     const refused = await off.api('POST', '/api/v1/mcp/servers', { body: everything() });
     t.equal(refused.status, 400);
@@ -82,6 +86,10 @@ t.test(
     t.same(await written(off), before);
 
     const gw = await startTestGateway(t, { env: STDIO_ON });
+    t.ok(
+      gw.logLines.some((l) => l.includes('stdio servers on, in bubblewrap') && l.includes('/usr/bin/node')),
+      'the start-up log names the allowed programs and the sandbox',
+    );
     const start = await written(gw);
     const notListed = await gw.api('POST', '/api/v1/mcp/servers', { body: everything({ command: 'sh', args: ['-c', 'id'] }) });
     t.equal(notListed.status, 400);

@@ -29,6 +29,11 @@ import { startDeliveries } from './delivery/deliver.js';
 import { registerStopHook } from './approvals/store.js';
 import { expireApprovals } from './approvals/expiry.js';
 import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';
+import { afterServerStop } from './mcp/servers/emergency-stop.js';
+import { AllowedCommands } from './mcp/stdio/allowed-commands.js';
+import { checkSandbox } from './mcp/stdio/sandbox-check.js';
+import { StdioServers } from './mcp/stdio/stdio-servers.js';
+import { afterStopSet } from './project/emergency-stop.js';
 import { bootstrap } from './project/bootstrap.js';
 import { startStateCache } from './state-cache/index.js';
 import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-cache/last-known.js';
@@ -118,9 +123,14 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   let ownOrigin = config.publicUrl === null ? null : originOf(config.publicUrl);
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const mcpProxy = createMcpProxy(deps);
+  const stdio = await startStdioServers(config, log);
+  const unhook = [
+    afterStopSet(async (projectId) => void (await stdio.stopProject(projectId))),
+    afterServerStop(async (serverId) => void (await stdio.stopServer(serverId))),
+  ];
   const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
   registerAnchorMetrics(metrics.registry, sql, anchor.settings);
-  const http = createServer(allRoutes(deps, mcpProxy, anchor), {
+  const http = createServer(allRoutes(deps, mcpProxy, anchor, stdio), {
     sql,
     log,
     metrics,
@@ -192,7 +202,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         warming.abort();
         await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop(), notifications.stop(), expiry.stop()]);
         await http.close(config.shutdownTimeoutMs);
+        for (const remove of unhook) remove();
         await Promise.all([
+          stdio.close(),
           closeAttachmentWorkers(),
           upstream.close().catch(() => undefined),
           injectionModel?.close().catch(() => undefined),
@@ -209,4 +221,17 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
       return closing;
     },
   };
+}
+
+/** Stdio MCP servers: which programs may run, and whether bubblewrap confines them (a log line either way; the daemon starts regardless). */
+async function startStdioServers(config: Config, log: Logger): Promise<StdioServers> {
+  const sandbox = await checkSandbox(config.stdioUnsafeNoSandbox);
+  const commands = new AllowedCommands(config.stdioCommands, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin');
+  if (commands.empty) log.info({ sandbox: sandbox.mode }, 'stdio servers off (GATEWAY_STDIO_COMMANDS is empty)');
+  else if (sandbox.mode === 'sandboxed') log.info({ commands: commands.entries, sandbox: sandbox.mode }, 'stdio servers on, in bubblewrap');
+  else if (sandbox.mode === 'unsafe') log.warn({ commands: commands.entries, sandbox: sandbox.mode }, sandbox.reason);
+  else log.error({ commands: commands.entries, sandbox: sandbox.mode }, `stdio servers refused: ${sandbox.reason}`);
+  const hidden = [config.dataDir, path.dirname(config.checkpointKeyFile)];
+  if (config.anchor) hidden.push(path.dirname(config.anchor.keyFile));
+  return new StdioServers({ commands, sandbox, homesDir: path.join(config.dataDir, 'stdio'), hidden, log });
 }

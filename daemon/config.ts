@@ -67,6 +67,26 @@ export function defaultPublicUrl(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
+/** Executables stdio MCP servers may run: absolute paths or bare names looked up on PATH at start. */
+const commandList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every((c) => (c.startsWith('/') && !c.split('/').includes('..')) || /^[A-Za-z0-9._+-]+$/.test(c)),
+    'expected comma-separated absolute paths or bare program names (npx, uvx, /usr/local/bin/server)',
+  );
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'], { error: 'expected 1/true or 0/false' })
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
 const envSchema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
@@ -115,6 +135,8 @@ const envSchema = z
     GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
     GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
     GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
+    GATEWAY_STDIO_COMMANDS: commandList,
+    GATEWAY_STDIO_UNSAFE_NO_SANDBOX: flag,
     GATEWAY_NOTIFICATION_POLL_MS: positiveInt(1000),
     GATEWAY_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(5),
     GATEWAY_NOTIFICATION_RETRY_BASE_MS: positiveInt(5000),
@@ -184,6 +206,13 @@ export interface Config {
   readonly anchor: AnchorConfig | null;
   /** Outbound webhook delivery (daemon/delivery/deliver.ts); targets use upstreamAllow too. */
   readonly notifications: NotificationConfig;
+  /**
+   * GATEWAY_STDIO_COMMANDS: the executables a stdio MCP server may run (absolute paths, or names
+   * resolved on PATH); empty: stdio servers are off.
+   */
+  readonly stdioCommands: readonly string[];
+  /** GATEWAY_STDIO_UNSAFE_NO_SANDBOX: run stdio servers without bubblewrap when it is missing. */
+  readonly stdioUnsafeNoSandbox: boolean;
 }
 
 export interface NotificationConfig {
@@ -271,5 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: e.GATEWAY_NOTIFICATION_RETRY_MAX_MS,
       retryWindowMs: e.GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS * 1000,
     }),
+    stdioCommands: Object.freeze([...e.GATEWAY_STDIO_COMMANDS]),
+    stdioUnsafeNoSandbox: e.GATEWAY_STDIO_UNSAFE_NO_SANDBOX,
   });
 }

@@ -99,6 +99,15 @@ export const ERRORS = {
   },
   mcp_server_transition_invalid: { status: 409, message: "This lifecycle operation is not allowed from the server's current status." },
   mcp_server_name_conflict: { status: 409, message: 'A server with this name already exists in the project.' },
+  mcp_stdio_command_not_allowed: {
+    status: 400,
+    message: 'This program may not run as a stdio server: GATEWAY_STDIO_COMMANDS lists the programs the operator allows.',
+  },
+  mcp_stdio_grant_invalid: { status: 400, message: "A granted path would reach the gateway's own files." },
+  mcp_stdio_unavailable: {
+    status: 409,
+    message: 'Stdio servers cannot run in this daemon: bubblewrap is missing and GATEWAY_STDIO_UNSAFE_NO_SANDBOX is not set.',
+  },
   approval_not_open: { status: 409, message: 'The approval request is not open.' },
   anchoring_not_configured: {
     status: 409,

@@ -23,8 +23,10 @@ const name = z
   .max(200)
   .refine((v) => v.trim().length > 0, { message: 'must not be empty' });
 
-export const serverRegisterBody = z
+/** An HTTP server: the gateway calls its address (`transport` may be left out). */
+export const httpServerRegisterBody = z
   .object({
+    transport: z.literal('http').optional(),
     name,
     server_url: serverUrl,
     connector_type: z.string().trim().min(1).max(100).default('custom'),
@@ -32,6 +34,61 @@ export const serverRegisterBody = z
     is_proxied: z.boolean().default(false),
   })
   .strict();
+
+export const PROCESS_MODES = ['shared', 'per-session'] as const;
+
+const envName = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name: letters, digits and _, not starting with a digit');
+const envMap = z
+  .record(
+    envName,
+    z
+      .string()
+      .max(8192)
+      .refine((v) => !v.includes('\0'), { message: 'no NUL character' }),
+  )
+  .refine((m) => Object.keys(m).length <= 100, { message: 'at most 100 variables' });
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\0'), { message: 'an absolute path without ".."' });
+
+/**
+ * A stdio server: a program the gateway starts in a sandbox (docs/stdio-servers.md). `command` must
+ * be allowed by GATEWAY_STDIO_COMMANDS; `secret_env` values are sealed at rest and never returned.
+ */
+export const stdioServerRegisterBody = z
+  .object({
+    transport: z.literal('stdio'),
+    name,
+    command: z.string().trim().min(1).max(4096),
+    args: z.array(z.string().max(8192)).max(200).default([]),
+    cwd: absolutePath.nullable().default(null),
+    env: envMap.default({}),
+    secret_env: envMap.default({}),
+    grants: z
+      .array(z.object({ path: absolutePath, mode: z.enum(['ro', 'rw']) }).strict())
+      .max(50)
+      .default([]),
+    network: z.boolean().default(false),
+    process_mode: z.enum(PROCESS_MODES).default('shared'),
+    connector_type: z.string().trim().min(1).max(100).default('custom'),
+    description: z.string().max(2000).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b.env).every((k) => !(k in b.secret_env)), {
+    message: 'a variable is either plain (env) or secret (secret_env), not both',
+    path: ['secret_env'],
+  });
+export type StdioServerRegister = z.output<typeof stdioServerRegisterBody>;
+
+/** POST /api/v1/mcp/servers: an HTTP server (the default) or, with `transport: "stdio"`, a stdio one. */
+export const serverRegisterBody = z.discriminatedUnion('transport', [httpServerRegisterBody, stdioServerRegisterBody], {
+  error: 'must be http (or left out) or stdio',
+});
 export type ServerRegister = z.output<typeof serverRegisterBody>;
 
 export const serverPatchBody = z

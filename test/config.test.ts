@@ -141,3 +141,14 @@ t.test('anchoring: off without GATEWAY_ANCHOR_RPC_URL, defaults with it, chain i
     t.match((err as Error).message, message, Object.keys(env).join(', '));
   }
 });
+
+t.test('GATEWAY_STDIO_COMMANDS: empty by default (stdio servers off); absolute paths or bare names, nothing else', async (t) => {
+  t.same(loadConfig({}).stdioCommands, []);
+  t.equal(loadConfig({}).stdioUnsafeNoSandbox, false);
+  t.same(loadConfig({ GATEWAY_STDIO_COMMANDS: 'npx, /usr/bin/node,uvx' }).stdioCommands, ['npx', '/usr/bin/node', 'uvx']);
+  t.equal(loadConfig({ GATEWAY_STDIO_UNSAFE_NO_SANDBOX: '1' }).stdioUnsafeNoSandbox, true);
+  for (const bad of ['bin/node', '/usr/../bin/node', 'n px']) {
+    t.throws(() => loadConfig({ GATEWAY_STDIO_COMMANDS: bad }), { message: /GATEWAY_STDIO_COMMANDS/ }, bad);
+  }
+  t.throws(() => loadConfig({ GATEWAY_STDIO_UNSAFE_NO_SANDBOX: 'yes' }), { message: /GATEWAY_STDIO_UNSAFE_NO_SANDBOX/ });
+});

@@ -1,6 +1,7 @@
 // Every route of the daemon in one table: method, path, minimum role, stop and rate-limit flags.
 // Reading this file answers "who may call what".
 import type { AnchorService } from '../anchor/service.js';
+import type { StdioServers } from '../mcp/stdio/stdio-servers.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from '../deps.js';
 import { adminLogRoutes } from './v1/admin-log.js';
@@ -26,9 +27,9 @@ import { openApiRoute } from './openapi.js';
 
 /**
  * `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown; `anchor`
- * too (app.ts starts and stops its worker).
+ * too (app.ts starts and stops its worker), and `stdio` (the daemon's stdio server processes).
  */
-export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService): Route[] {
+export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService, stdio: StdioServers): Route[] {
   const routes: Route[] = [
     ...healthRoutes(deps, anchor),
     ...credentialRoutes(deps),
@@ -41,7 +42,7 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService)
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
     ...approvalRoutes(deps),
-    ...mcpServerRoutes(deps),
+    ...mcpServerRoutes(deps, stdio),
     ...mcpPolicyRoutes(deps),
     ...mcpContentRoutes(deps),
     ...mcpCatalogRoutes(deps),

@@ -26,6 +26,17 @@ export function onStopSet(hook: StopSetHook): void {
   setHooks.push(hook);
 }
 
+/** Runs after the set has committed: work outside the database that ends with the stop (stdio server processes). */
+export type StopAfterHook = (projectId: string) => Promise<void>;
+
+const afterHooks = new Set<StopAfterHook>();
+
+/** Registers `hook` for every later activation; returns its removal (a daemon removes its own at close). */
+export function afterStopSet(hook: StopAfterHook): () => void {
+  afterHooks.add(hook);
+  return () => afterHooks.delete(hook);
+}
+
 interface Row {
   active: boolean;
   reason: string | null;
@@ -58,7 +69,7 @@ export async function activateStop(
   reason: string | null,
   actor: Actor,
 ): Promise<StopState & Record<string, unknown>> {
-  return sql.begin(async (tx) => {
+  const answer = await sql.begin(async (tx) => {
     const current = await lockStop(tx, projectId);
     if (current.active) throw new GatewayError('project_emergency_stop_already_active');
     const [row] = await tx<Row[]>`
@@ -79,6 +90,8 @@ export async function activateStop(
     await emitEvent(tx, projectId, 'project.emergency_stop.activated', stopActivated({ ...present(row), ...effects }));
     return { ...present(row), ...effects };
   });
+  for (const hook of afterHooks) await hook(projectId);
+  return answer;
 }
 
 export async function liftStop(

@@ -1,5 +1,5 @@
-// /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; delete,
-// pause and reject Admin) and each server's tools.
+// /api/v1/mcp/servers: the registry (reads any role; register, update and scan Editor; a stdio
+// server's registration, delete, pause and reject Admin) and each server's tools.
 import { serverPatchBody, serverRegisterBody, verdictBody } from '../../../shared/mcp-schemas.js';
 import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
 import { defineRoute, type Route } from '../../http/types.js';
@@ -17,12 +17,14 @@ import {
 import { listTools } from '../../mcp/servers/tools.js';
 import { withProxyUrl } from '../../mcp/servers/proxy-url.js';
 import { addressWarning } from '../../mcp/servers/address-warning.js';
+import type { StdioServers } from '../../mcp/stdio/stdio-servers.js';
+import { checkStdioRegistration, withProcessState } from '../../mcp/servers/stdio-admission.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
-export function mcpServerRoutes(deps: Deps): Route[] {
-  /** A server record as the API returns it: with its proxy_url. */
-  const record = <T extends { id: string }>(item: T) => withProxyUrl(deps.publicUrl(), item);
+export function mcpServerRoutes(deps: Deps, stdio: StdioServers): Route[] {
+  /** A server record as the API returns it: with its proxy_url, and a stdio server's sandbox and process state. */
+  const record = <T extends { id: string; transport?: string }>(item: T) => withProxyUrl(deps.publicUrl(), withProcessState(stdio, item));
   return [
     {
       method: 'GET',
@@ -40,7 +42,9 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       auth: 'editor',
       body: serverRegisterBody,
       async handler(r) {
-        const registered = record(await registerServer(deps.sql, r.principal.projectId, r.body, actorOf(r)));
+        if (r.body.transport === 'stdio') checkStdioRegistration(stdio, r.principal, r.body);
+        const registered = record(await registerServer(deps.sql, deps.secretBox, r.principal.projectId, r.body, actorOf(r)));
+        if (r.body.transport === 'stdio') return { status: 201, body: registered };
         // A warning, not a refusal: the allow-list may change before the scan, which checks again.
         const warning = await addressWarning(registered.server_url, deps.config.upstreamAllow);
         return { status: 201, body: warning ? { ...registered, warnings: [warning] } : registered };
@@ -75,7 +79,9 @@ export function mcpServerRoutes(deps: Deps): Route[] {
       summary: 'Delete an MCP server and its tools',
       auth: 'admin',
       async handler(r) {
-        return { status: 200, body: await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r)) };
+        const deleted = await deleteServer(deps.sql, r.principal.projectId, r.params.id!, actorOf(r));
+        await stdio.stopServer(deleted.id);
+        return { status: 200, body: deleted };
       },
     },
     {
@@ -111,6 +117,7 @@ export function mcpServerRoutes(deps: Deps): Route[] {
             idleTimeoutMs: deps.config.upstreamIdleTimeoutMs,
             scanTimeoutMs: deps.config.scanTimeoutMs,
             responseLimitBytes: deps.config.upstreamResponseLimitBytes,
+            stdio,
           },
           r.principal.projectId,
           r.params.id!,

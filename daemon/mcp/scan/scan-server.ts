@@ -1,6 +1,10 @@
 // POST /mcp/servers/{id}/scan: read a server's tools and record them. A scan never changes the
 // server's status, sets no rule and admits nothing. In order:
 //
+// A stdio server (transport stdio) is read through its process (mcp/stdio/, client/upstream.ts)
+// instead: its step 1 is that this daemon may run it (mcp_stdio_unavailable,
+// mcp_stdio_command_not_allowed -> scan_state not_run), and step 2 lists its tools over stdio.
+//
 //   1. configuration: the sign-in must be attachable (auth_method_unsupported, auth_token_missing)
 //      and the address allowed (upstream_url_forbidden, checked again on the resolved address by
 //      the dispatcher) -> 400, scan_state not_run, nothing sent;
@@ -27,6 +31,11 @@ import { getServerRow, SCAN_FORMAT, upstreamAuth, type ServerRow } from '../serv
 import { parseUpstreamUrl, UpstreamForbiddenError } from '../client/ssrf-guard.js';
 import type { Dispatcher } from 'undici';
 import { emitEvent } from '../../notifications/emit.js';
+import { listTools, type RpcError } from '../client/upstream.js';
+import type { McpFailureKind } from '../client/errors.js';
+import { stdioDefinition } from '../servers/stdio-record.js';
+import { STDIO_ERRORS, type StdioUpstream } from '../stdio/stdio-upstream.js';
+import { StdioRefusal, type StdioServers } from '../stdio/stdio-servers.js';
 import { scanFailed, toolChanged } from '../../notifications/events.js';
 
 export interface ScanDeps {
@@ -40,6 +49,8 @@ export interface ScanDeps {
   /** The whole scan (GATEWAY_SCAN_TIMEOUT_SECONDS): past it, scanned false, reason unreachable. */
   readonly scanTimeoutMs: number;
   readonly responseLimitBytes: number;
+  /** The daemon's stdio servers; a stdio server is not scanned without them. */
+  readonly stdio?: StdioServers;
 }
 
 const sha256 = (text: string): string => 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
@@ -148,20 +159,45 @@ async function policiesBound(tx: Tx, serverId: string): Promise<number> {
 
 export type { ScanReply };
 
+/** How a stdio upstream's own errors read as client failures; any other error is the server's answer. */
+function stdioFailure(error: RpcError): McpFailureKind {
+  if (error.code === STDIO_ERRORS.unavailable || error.code === STDIO_ERRORS.timeout) return 'unreachable';
+  if (error.code === STDIO_ERRORS.protocol) return 'invalid_response';
+  return 'rpc_error';
+}
+
+/** Steps 1 and 2 of a stdio server: this daemon may run it, then its tools over stdio. */
+async function readStdioServer(deps: ScanDeps, row: ServerRow): Promise<ScanResult> {
+  if (!deps.stdio) return recordNotRun(deps.sql, row, 'mcp_stdio_unavailable', 'this daemon runs no stdio servers');
+  if (deps.stdio.sandbox.mode === 'unavailable') return recordNotRun(deps.sql, row, 'mcp_stdio_unavailable', deps.stdio.sandbox.reason);
+  let upstream: StdioUpstream;
+  try {
+    upstream = await deps.stdio.upstream(stdioDefinition(deps.box, row));
+  } catch (err) {
+    if (err instanceof StdioRefusal) return recordNotRun(deps.sql, row, 'mcp_stdio_command_not_allowed', err.message);
+    throw err;
+  }
+  return listTools(upstream, { totalMs: deps.scanTimeoutMs, failureOf: stdioFailure });
+}
+
+async function readHttpServer(deps: ScanDeps, row: ServerRow): Promise<ScanResult> {
+  const auth = await checkConfiguration(deps, row);
+  return scanServer(row.server_url, auth, {
+    dispatcher: deps.dispatcher,
+    timeoutMs: deps.timeoutMs,
+    idleTimeoutMs: deps.idleTimeoutMs,
+    callTimeoutMs: deps.scanTimeoutMs,
+    totalTimeoutMs: deps.scanTimeoutMs,
+    responseLimitBytes: deps.responseLimitBytes,
+  });
+}
+
 export async function scanMcpServer(deps: ScanDeps, projectId: string, id: string): Promise<ScanReply> {
   const row = await getServerRow(deps.sql, projectId, id);
-  const auth = await checkConfiguration(deps, row);
 
   let result: ScanResult;
   try {
-    result = await scanServer(row.server_url, auth, {
-      dispatcher: deps.dispatcher,
-      timeoutMs: deps.timeoutMs,
-      idleTimeoutMs: deps.idleTimeoutMs,
-      callTimeoutMs: deps.scanTimeoutMs,
-      totalTimeoutMs: deps.scanTimeoutMs,
-      responseLimitBytes: deps.responseLimitBytes,
-    });
+    result = row.transport === 'stdio' ? await readStdioServer(deps, row) : await readHttpServer(deps, row);
   } catch (err) {
     if (!(err instanceof McpClientError)) throw err;
     const outcome = scanOutcomeOf(err.kind);

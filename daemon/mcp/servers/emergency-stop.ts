@@ -39,9 +39,20 @@ export type StopBody = z.output<typeof liveScopes>;
 
 const ENDED = 'ended by the MCP emergency stop';
 
+/** Runs after a server stop has committed: work outside the database that ends with it (its stdio processes). */
+export type ServerStopHook = (serverId: string) => Promise<void>;
+
+const afterHooks = new Set<ServerStopHook>();
+
+/** Registers `hook` for every later server stop; returns its removal (a daemon removes its own at close). */
+export function afterServerStop(hook: ServerStopHook): () => void {
+  afterHooks.add(hook);
+  return () => afterHooks.delete(hook);
+}
+
 export async function mcpEmergencyStop(sql: Sql, projectId: string, body: StopBody, actor: Actor): Promise<McpStopReply> {
   const reason = body.reason ?? null;
-  return sql.begin(async (tx) => {
+  const answer = await sql.begin(async (tx) => {
     let reply: McpStopReply;
     if (body.scope === 'server') {
       const server = await getServerRow(tx, projectId, body.target_id, true);
@@ -92,4 +103,6 @@ export async function mcpEmergencyStop(sql: Sql, projectId: string, body: StopBo
     ]);
     return reply;
   });
+  if (answer.scope === 'server') for (const hook of afterHooks) await hook(answer.target_id);
+  return answer;
 }

@@ -12,6 +12,7 @@ import { SQLSTATE, sqlState } from '../../db/sqlstate.js';
 import { appendAdmin } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor, type OcsfActivity } from '../../project/admin-actions.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
+import { presentStdio, stdioColumns, type StdioColumns, type StdioPart } from './stdio-record.js';
 
 export const AUTH_PURPOSE = 'gw.mcp.auth.v1';
 
@@ -24,7 +25,7 @@ export function upstreamAuth(box: SecretBox, row: Pick<ServerRow, 'auth_method' 
 /** The stored scan's format; a stored scan of another format reads as scan_state `unreadable`. */
 export const SCAN_FORMAT = 1;
 
-export interface ServerRow {
+export interface ServerRow extends StdioColumns {
   id: string;
   project_id: string;
   name: string;
@@ -52,6 +53,9 @@ export interface ServerItem {
   id: string;
   name: string;
   server_url: string;
+  transport: 'http' | 'stdio';
+  /** A stdio server's registration (secret variables by name only); absent for an HTTP server. */
+  stdio?: StdioPart;
   connector_type: string;
   description: string | null;
   is_proxied: boolean;
@@ -76,10 +80,13 @@ export function scanStateOf(row: Pick<ServerRow, 'scan_state' | 'scan_result'>):
 }
 
 export function presentServer(row: ServerRow): ServerItem {
+  const stdio = presentStdio(row);
   return {
     id: row.id,
     name: row.name,
     server_url: row.server_url,
+    transport: row.transport,
+    ...(stdio ? { stdio } : {}),
     connector_type: row.connector_type,
     description: row.description,
     is_proxied: row.is_proxied,
@@ -145,16 +152,50 @@ function nameConflict(err: unknown): never {
   throw err;
 }
 
-export async function registerServer(sql: Sql, projectId: string, body: ServerRegister, actor: Actor): Promise<ServerItem> {
+/** A stdio registration has passed the allow-list and grant checks (api/v1/mcp-servers.ts) before it gets here. */
+export async function registerServer(sql: Sql, box: SecretBox, projectId: string, body: ServerRegister, actor: Actor): Promise<ServerItem> {
   return sql.begin(async (tx) => {
     const id = createId();
-    await tx`
-      insert into mcp_servers (id, project_id, name, name_key, server_url, connector_type, description, is_proxied, status, created_by)
-      values (${id}, ${projectId}, ${body.name.trim()}, ${nameKey(body.name)}, ${body.server_url}, ${body.connector_type},
-              ${body.description ?? null}, ${body.is_proxied}, 'PENDING_APPROVAL', ${actorLabel(actor)})`.catch(nameConflict);
-    await audit(tx, projectId, actor, 'mcp.server.register', 'create', { id, name: body.name.trim() }, { server_url: body.server_url });
+    const common = {
+      id,
+      project_id: projectId,
+      name: body.name.trim(),
+      name_key: nameKey(body.name),
+      connector_type: body.connector_type,
+      description: body.description ?? null,
+      status: 'PENDING_APPROVAL',
+      created_by: actorLabel(actor),
+    };
+    const values =
+      body.transport === 'stdio'
+        ? { ...common, ...stdioValues(tx, box, body), server_url: `stdio:${body.command}`, is_proxied: true }
+        : { ...common, server_url: body.server_url, is_proxied: body.is_proxied };
+    await tx`insert into mcp_servers ${tx(values)}`.catch(nameConflict);
+    // The command and its arguments are audited; variable values never are (names only).
+    const details =
+      body.transport === 'stdio'
+        ? {
+            transport: 'stdio',
+            command: body.command,
+            args: body.args,
+            env_names: Object.keys(body.env),
+            secret_env_names: Object.keys(body.secret_env).sort(),
+          }
+        : { server_url: body.server_url };
+    await audit(tx, projectId, actor, 'mcp.server.register', 'create', { id, name: body.name.trim() }, details);
     return presentServer(await getServerRow(tx, projectId, id));
   });
+}
+
+function stdioValues(tx: Tx, box: SecretBox, body: Extract<ServerRegister, { transport: 'stdio' }>) {
+  const columns = stdioColumns(box, body);
+  return {
+    ...columns,
+    args: tx.json(columns.args as never),
+    env: tx.json(columns.env as never),
+    secret_env: columns.secret_env === null ? null : tx.json(columns.secret_env as never),
+    grants: tx.json(columns.grants as never),
+  };
 }
 
 export async function updateServer(

@@ -117,3 +117,22 @@ export function grantProblem(grant: PathGrant, hidden: readonly string[]): strin
   }
   return null;
 }
+
+export interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+}
+
+/** How a process starts: inside bubblewrap, or (GATEWAY_STDIO_UNSAFE_NO_SANDBOX) under prlimit alone, with only the given environment. */
+export function launchOf(spec: SandboxSpec, confined: boolean): Launch {
+  if (confined) return { file: BWRAP_BIN, args: sandboxArgs(spec), env: {}, cwd: undefined };
+  const { memoryBytes, openFiles, processes, cpuSeconds } = spec.limits;
+  return {
+    file: PRLIMIT_BIN,
+    args: [`--as=${memoryBytes}`, `--nofile=${openFiles}`, `--nproc=${processes}`, `--cpu=${cpuSeconds}`, '--', spec.command, ...spec.args],
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: spec.privateDir, ...spec.env },
+    cwd: spec.cwd ?? spec.privateDir,
+  };
+}

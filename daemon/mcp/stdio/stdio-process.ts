@@ -6,7 +6,7 @@
 // lines at a time, after `mask` (secrets out). stop() ends the process group: SIGTERM, then SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../../log.js';
-import { BWRAP_BIN, sandboxArgs, type SandboxSpec } from './sandbox.js';
+import { launchOf, type SandboxSpec } from './sandbox.js';
 
 export type StdioEnd =
   | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
@@ -15,6 +15,8 @@ export type StdioEnd =
 
 export interface StdioProcessOptions {
   readonly spec: SandboxSpec;
+  /** false only under GATEWAY_STDIO_UNSAFE_NO_SANDBOX: started without bubblewrap (sandbox-check.ts). */
+  readonly confined?: boolean;
   /** A stdout line longer than this (bytes) is a protocol error. */
   readonly maxLineBytes: number;
   /** stdout lines per second beyond which the server floods (a protocol error). */
@@ -69,7 +71,8 @@ export class StdioProcess {
   }
 
   start(): void {
-    const child = spawn(BWRAP_BIN, sandboxArgs(this.options.spec), { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: {} });
+    const launch = launchOf(this.options.spec, this.options.confined ?? true);
+    const child = spawn(launch.file, launch.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: launch.env, cwd: launch.cwd });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
     child.once('error', (err) => this.end({ kind: 'spawn_failed', detail: (err as NodeJS.ErrnoException).code ?? 'spawn error' }));

@@ -21,6 +21,7 @@ const ITEM_FIELDS = [
   'status',
   'tool_count',
   'tools_unreleased',
+  'transport',
   'updated_at',
 ];
 

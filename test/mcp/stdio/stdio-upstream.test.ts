@@ -17,7 +17,7 @@ const LIMITS = { memoryBytes: 2 * 1024 ** 3, openFiles: 256, processes: 256, cpu
 async function upstream(
   t: Test,
   args: string[],
-  over: { idleMs?: number } = {},
+  over: { idleMs?: number; confined?: boolean; env?: Record<string, string> } = {},
 ): Promise<{ up: StdioUpstream; serverMessages: unknown[] }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-stdio-up-'));
   const serverMessages: unknown[] = [];
@@ -26,7 +26,7 @@ async function upstream(
       command: '/usr/bin/node',
       args,
       cwd: null,
-      env: {},
+      env: over.env ?? {},
       network: false,
       grants: [{ path: path.join(ROOT, 'node_modules'), mode: 'ro' }],
       privateDir: dir,
@@ -34,6 +34,7 @@ async function upstream(
       limits: LIMITS,
     },
     process: {
+      confined: over.confined ?? true,
       maxLineBytes: 4 * 1024 * 1024,
       maxLinesPerSecond: 10_000,
       stderrTailBytes: 4096,
@@ -82,6 +83,8 @@ t.test('a server that never answers: the call fails at its deadline, the process
     if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'silent', version: '1' } } }) + '\\n');
   });`;
   const { up } = await upstream(t, ['-e', silent]);
+  // The handshake first, on a deadline a loaded machine meets: the 500 ms are the call's alone.
+  await up.initialized(30_000);
   const answer = await up.request('tools/call', { name: 'x' }, 500);
   t.match(answer, { error: { code: STDIO_ERRORS.timeout, message: /did not answer tools\/call within 500 ms/ } });
   t.ok(up.state.running, 'one slow call does not end the process');
@@ -128,3 +131,28 @@ t.test('an idle server is stopped, and started again on the next use', async (t)
   t.same(up.state.failures, 0, 'an idle stop is not a failure');
   t.ok('result' in (await up.request('tools/list', {}, 30_000)), 'and back on the next call');
 });
+
+t.test(
+  'unconfined (GATEWAY_STDIO_UNSAFE_NO_SANDBOX): no bubblewrap, yet only the given environment, the private directory as home and cwd',
+  async (t) => {
+    const reporter = `require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
+    const m = JSON.parse(l);
+    const seen = JSON.stringify({ env: Object.keys(process.env).sort(), home: process.env.HOME, cwd: process.cwd(), ppidIsBwrap: require('node:fs').readFileSync('/proc/' + process.ppid + '/comm', 'utf8').trim() });
+    if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: seen, version: '1' } } }) + '\\n');
+  });`;
+    const { up } = await upstream(t, ['-e', reporter], { confined: false, env: { GIVEN: 'yes' } });
+    const init = await up.initialized(30_000);
+    const seen = JSON.parse((init.serverInfo as { name: string }).name) as {
+      env: string[];
+      home: string;
+      cwd: string;
+      ppidIsBwrap: string;
+    };
+    // The test runner's spawn hook (tap's processinfo) adds its own variables to every child; no daemon does.
+    const own = seen.env.filter((k) => k !== 'NODE_OPTIONS' && !k.startsWith('_TAPJS_'));
+    t.same(own, ['GIVEN', 'HOME', 'PATH'], "none of the daemon's environment (DATABASE_URL and the rest)");
+    t.match(seen.home, /gw-stdio-up-/);
+    t.equal(seen.cwd, seen.home);
+    t.not(seen.ppidIsBwrap, 'bwrap');
+  },
+);

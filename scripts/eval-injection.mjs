@@ -12,7 +12,8 @@
 // loads an ONNX model directory (as GATEWAY_INJECTION_MODEL_DIR would), scores it alone at the default
 // policy thresholds, and hands its probabilities to the pipeline as the daemon does.
 import { injectionDetector } from '../dist/daemon/detectors/injection.js';
-import { scoreModel, shippedDataModel, shippedModel } from '../dist/daemon/detectors/injection-model.js';
+import { scoreModel } from '../dist/daemon/detectors/injection-model.js';
+import { shippedDataModel, shippedModel } from '../dist/daemon/detectors/injection-weights.js';
 import { DETECTORS } from '../dist/daemon/detectors/index.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DEFAULT_POLICIES } from '../dist/daemon/verify/prompt-policies.js';

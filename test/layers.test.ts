@@ -241,3 +241,42 @@ t.test('the rule itself: down and sideways pass, up and across stacks fail', asy
     'every layer is in a stack',
   );
 });
+
+/**
+ * Modules of the pure layer that do I/O: an import of the file system, processes, sockets, HTTP,
+ * threads or the database. From node:net only the address checks (isIP, isIPv4, isIPv6) are
+ * functions of their argument; node:module's createRequire loads code, as an import does.
+ */
+function pureIo(modules: readonly string[], read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8')): string[] {
+  const IO =
+    /^(?:node:)?(?:fs|fs\/promises|child_process|http|https|http2|dgram|dns|dns\/promises|worker_threads|cluster|readline|tls)$|^(?:undici|postgres)$/;
+  const out: string[] = [];
+  for (const file of modules.filter((f) => layerOf(f) === 'pure')) {
+    const text = read(file);
+    for (const spec of ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName)) {
+      if (IO.test(spec)) out.push(`${file} imports ${spec}`);
+      if (spec === 'node:net' || spec === 'net') {
+        const named = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(?:node:)?net'/g)].flatMap((m) => m[1]!.split(','));
+        const other = named.map((n) => n.trim()).filter((n) => n !== '' && !/^isIP(?:v4|v6)?$/.test(n));
+        if (other.length > 0 || named.length === 0) out.push(`${file} imports ${spec} beyond isIP`);
+      }
+    }
+  }
+  return out;
+}
+
+t.test('the pure layer does no I/O: weights and models are read by the module loader or the models layer', async (t) => {
+  t.same(pureIo(files), []);
+  t.same(pureIo(['daemon/models/onnx-classifier.ts']), [], 'a models module is not checked');
+  const sources: Record<string, string> = {
+    'daemon/detectors/a.ts': "import fs from 'node:fs';",
+    'daemon/detectors/b.ts': "import { isIPv4, isIPv6 } from 'node:net';",
+    'daemon/detectors/c.ts': "import { connect } from 'node:net';",
+    'daemon/pipeline/d.ts': "const undici = await import('undici');",
+  };
+  t.same(
+    pureIo(Object.keys(sources), (f) => sources[f]!),
+    ['daemon/detectors/a.ts imports node:fs', 'daemon/detectors/c.ts imports node:net beyond isIP', 'daemon/pipeline/d.ts imports undici'],
+    'the check finds a file read, a socket and an HTTP client, and lets the address checks pass',
+  );
+});

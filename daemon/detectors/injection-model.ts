@@ -3,7 +3,6 @@
 // for what a tool returns; written by scripts/train-injection.mjs), scored on every
 // sentence and run of sentences and reported as the strongest, so innocent text around an attack
 // never dilutes it. Features belong to one word each, so a window scores the same wherever it sits.
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
@@ -166,9 +165,9 @@ export const MODEL_PATH = fileURLToPath(new URL('../../../daemon/detectors/injec
 /** The data head: the same features, trained also on attacks inside tool results and documents. */
 export const DATA_MODEL_PATH = fileURLToPath(new URL('../../../daemon/detectors/injection-model-data.json', import.meta.url));
 
-/** Parses a weights file; throws on any mismatch with this code's feature space. */
-export function parseModel(json: string): InjectionModel {
-  const file = ModelFileSchema.parse(JSON.parse(json));
+/** A weights file's content (parsed JSON) as a model; throws on any mismatch with this code's feature space. */
+export function modelOf(content: unknown): InjectionModel {
+  const file = ModelFileSchema.parse(content);
   const bytes = inflateRawSync(Buffer.from(file.weights, 'base64'));
   if (bytes.length !== FEATURES.buckets) throw new Error(`injection model: ${bytes.length} weights, expected ${FEATURES.buckets}`);
   const q = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -177,27 +176,18 @@ export function parseModel(json: string): InjectionModel {
   return { bias: file.bias, weights, thresholds: file.thresholds };
 }
 
-const loaded = new Map<string, InjectionModel>();
-/** Reads a weights file once; the error names the file, so a daemon that cannot start says which. */
-export function loadModelFile(path: string): InjectionModel {
-  let model = loaded.get(path);
-  if (model === undefined) {
-    try {
-      model = parseModel(fs.readFileSync(path, 'utf8'));
-    } catch (err) {
-      throw new Error(`injection model ${path} does not load: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    loaded.set(path, model);
+/** Parses a weights file's text; throws on any mismatch with this code's feature space. */
+export function parseModel(json: string): InjectionModel {
+  return modelOf(JSON.parse(json));
+}
+
+/** modelOf(), its error naming the file (`source`): a daemon that cannot start says which. */
+export function modelFrom(content: unknown, source: string): InjectionModel {
+  try {
+    return modelOf(content);
+  } catch (err) {
+    throw new Error(`injection model ${source} does not load: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return model;
-}
-/** The shipped prompt head, read once; a missing or corrupt file throws at first use (the detector module calls this at import). */
-export function shippedModel(): InjectionModel {
-  return loadModelFile(MODEL_PATH);
-}
-/** The shipped data head (what a tool returns, an attachment), read once like the prompt head. */
-export function shippedDataModel(): InjectionModel {
-  return loadModelFile(DATA_MODEL_PATH);
 }
 
 // ---- scoring ----
@@ -272,7 +262,7 @@ function cueCounts(lower: string, starts: readonly number[], cues: readonly stri
  * A window written in the reporting voice (`cues`: "researchers", "for example") counts for less, as
  * the rules' damping does; per window, so a cue in another sentence never lowers an attack.
  */
-export function scoreModel(text: string, model: InjectionModel = shippedModel(), cues: readonly string[] = []): ModelScore {
+export function scoreModel(text: string, model: InjectionModel, cues: readonly string[] = []): ModelScore {
   const { words, starts, ends, units, lower } = tokenize(text);
   const n = words.length;
   const reported = cues.length > 0 ? cueCounts(lower, starts, cues) : null;

@@ -16,7 +16,8 @@ import type { InjectionCategory, InjectionRule, SignalName } from './injection-r
 import { DATA_RULES, scoreDataInstructions } from './injection-data.js';
 import { hiddenTexts } from './injection-hidden.js';
 import { hiddenIn, normalise, unleet, type View } from './injection-normalise.js';
-import { scoreModel, shippedDataModel, shippedModel, type InjectionModel } from './injection-model.js';
+import { scoreModel, type InjectionModel } from './injection-model.js';
+import { shippedDataModel, shippedModel } from './injection-weights.js';
 import { WordAutomaton } from './word-automaton.js';
 import type { DetectContext, Detector, Finding } from './types.js';
 

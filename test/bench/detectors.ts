@@ -5,6 +5,7 @@ import type { Detector, Finding } from '../../daemon/detectors/types.js';
 import { piiDetector } from '../../daemon/detectors/pii/index.js';
 import { injectionDetector } from '../../daemon/detectors/injection.js';
 import { scoreModel } from '../../daemon/detectors/injection-model.js';
+import { shippedModel } from '../../daemon/detectors/injection-weights.js';
 import { REPORTING_CUES } from '../../daemon/detectors/injection-rules.js';
 import { keywordsDetector, regexDetector } from '../../daemon/detectors/keywords.js';
 import { secretsDetector } from '../../daemon/detectors/secrets.js';
@@ -28,7 +29,7 @@ export const DETECTORS: BenchEntry[] = [
   {
     name: 'injection classifier',
     detect: (text) => {
-      scoreModel(text, undefined, REPORTING_CUES);
+      scoreModel(text, shippedModel(), REPORTING_CUES);
       return [];
     },
   },

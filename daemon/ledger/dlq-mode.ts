@@ -7,7 +7,8 @@ import { sqlState } from '../db/sqlstate.js';
 import { isDatabaseUnreachable } from '../db/unreachable.js';
 import type { Logger } from '../log.js';
 import { replayDlq, type ReplayHooks } from './dlq-replay.js';
-import type { DeadLetterQueue, DlqRecord } from './dlq.js';
+import type { DeadLetterQueue } from './dlq.js';
+import type { DlqRecord } from './dlq-line.js';
 import { refuse, TRACE_DLQ, TRACE_STORE, type TraceStoreStatus, type Waiting, type WriterObserver } from './trace-written.js';
 
 export interface DlqModeOptions {

@@ -1,4 +1,4 @@
-// traces verify-proof's judgement: the server's verdict on a trace proof next to the offline checks
+// traces check-proof's judgement: the server's verdict on a trace proof next to the offline checks
 // of shared/proof-check.ts redone here, step by step, plus the anchor transaction checked on chain
 // (shared/anchor-rpc-check.ts) when an RPC node is given. The proof holds only when the server says
 // intact AND every step checked locally passes with the same result the server reports.

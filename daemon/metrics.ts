@@ -5,7 +5,7 @@ import client from 'prom-client';
 import type { Sql } from './db/connect.js';
 import type { SetAsideKind } from './ledger/dlq.js';
 import type { TracePersisted } from './ledger/dlq-outcome.js';
-import type { TraceStoreStatus } from './ledger/trace-writer.js';
+import type { TraceStoreStatus } from './ledger/trace-written.js';
 
 export interface Metrics {
   readonly registry: client.Registry;

@@ -1,7 +1,7 @@
 // The one step of a proof bundle that needs the chain: is the anchor transaction there, carrying
 // the bundle's calldata on the bundle's chain, and did it succeed? One JSON-RPC batch
 // (eth_getTransactionByHash + eth_getTransactionReceipt) to a node the reader chooses; used by
-// gatewayctl traces verify-proof --rpc, never by the daemon's own verdict.
+// gatewayctl traces check-proof --rpc, never by the daemon's own verdict.
 //
 //   anchor_tx_not_found     the node does not know the transaction
 //   anchor_tx_mismatch      its input is not anchor.calldata, its chainId not anchor.chain_id, or it

@@ -34,7 +34,7 @@ export const verifyProofBody = z
   })
   .strict();
 
-/** The answer of GET /api/v1/ledger/verify-chain: whether one stream's chain holds, and where it first breaks. */
+/** The answer of GET /api/v1/ledger/check-chain (and its old name verify-chain): whether one stream's chain holds, and where it first breaks. */
 export interface ChainReport {
   readonly stream: 'traces' | 'admin';
   readonly intact: boolean;

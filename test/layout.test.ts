@@ -76,7 +76,7 @@ t.test('the mapping: module, folder, aspect, cli/ and shared/', async (t) => {
   t.equal(mirrored('mcp/scan/classify.test.ts'), 'daemon/mcp/scan/classify');
   t.equal(mirrored('verify/stages.test.ts'), 'daemon/verify/stages');
   t.equal(mirrored('api/v1/mcp-proxy.clients.test.ts'), 'daemon/api/v1/mcp-proxy');
-  t.equal(mirrored('cli/commands/traces/verify-proof.anchor.test.ts'), 'cli/commands/traces/verify-proof');
+  t.equal(mirrored('cli/commands/traces/check-proof.anchor.test.ts'), 'cli/commands/traces/check-proof');
   t.equal(mirrored('shared/merkle.test.ts'), 'shared/merkle');
   t.equal(mirrored('mcp/classify.test.ts'), null);
   t.equal(mirrored('api/mcp-proxy-clients.test.ts'), null);

@@ -66,6 +66,7 @@ function operation(route: Route): Json {
     summary: route.summary,
     description: descriptionOf(route),
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    ...(route.deprecated ? { deprecated: true } : {}),
     'x-min-role': route.auth,
     ...(route.allowedDuringStop ? { 'x-allowed-during-emergency-stop': true } : {}),
     security: open ? [] : [{ bearer: [] }],

@@ -42,6 +42,8 @@ export interface Route<B extends ZodType | undefined = ZodType | undefined, Q ex
   readonly summary: string;
   /** More than the summary, when there is more to say; the document adds the role and the flags below. */
   readonly description?: string;
+  /** An old name kept so that scripts using it keep working: the OpenAPI document marks it deprecated. */
+  readonly deprecated?: boolean;
   /** Minimum role, or 'extension' for routes only an extension key may call, or 'public'. */
   readonly auth: Role | 'extension' | 'public';
   /** A write that user tokens may still make while the project emergency stop is active. */

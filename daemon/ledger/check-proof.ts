@@ -14,7 +14,7 @@
 // The checkpoint is the one an anchored epoch committed to when one covers the trace
 // (daemon/anchor/coverage.ts), so the whole chain of proof ends on chain; otherwise the latest.
 // anchor_tx (is the transaction on chain, with that calldata, and did it succeed) needs an RPC
-// node: the daemon reports it "not_checked" and `gatewayctl traces verify-proof --rpc` checks it.
+// node: the daemon reports it "not_checked" and `gatewayctl traces check-proof --rpc` checks it.
 // "pending" (no checkpoint or no anchored epoch yet, anchoring on) is not a failure: intact
 // reflects only the checks that ran. The bundle-only checks (shared/proof-check.ts) are the ones a
 // client can redo offline.

@@ -5,7 +5,8 @@
 import type { Sql, Tx } from '../db/connect.js';
 import { SQLSTATE, sqlState } from '../db/sqlstate.js';
 import { appendTraces } from './append.js';
-import type { DeadLetterQueue, DlqLine, DlqRecord, SetAsideKind } from './dlq.js';
+import type { DeadLetterQueue, SetAsideKind } from './dlq.js';
+import type { DlqLine, DlqRecord } from './dlq-line.js';
 import { beginSurvivingDisconnect, isDatabaseUnreachable } from '../db/unreachable.js';
 import type { TraceInput } from './streams.js';
 

@@ -2,75 +2,16 @@
 // trace PostgreSQL could not take, each record checksummed and fsync'd before its caller is
 // answered, until the replayer (dlq-replay.ts) has put it into the ledger.
 //
-// $GATEWAY_DATA_DIR/dlq/traces.log holds one record per line: `<sha256 hex of the JSON> <JSON>\n`.
+// $GATEWAY_DATA_DIR/dlq/traces.log holds one record per line (dlq-line.ts: `<sha256 hex> <JSON>\n`).
 // JSON.stringify escapes every control character, so a record never contains a line feed: a last
 // line without one is a torn write, a line whose checksum fails is damaged. Neither is dropped
 // silently: each is set aside in traces.corrupt.jsonl and reported.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sqlState } from '../db/sqlstate.js';
-import type { TraceInput } from './streams.js';
-
-/** One queued trace. `occurred_at` is the decision time; the ledger row's created_at is the replay's commit. */
-export interface DlqRecord {
-  readonly v: 1;
-  readonly id: string;
-  readonly project_id: string;
-  readonly occurred_at: string;
-  readonly trace: Omit<TraceInput, 'id'>;
-}
-
-/** A line read back: a record, or what is wrong with it. */
-export interface DlqLine {
-  readonly offset: number;
-  readonly end: number;
-  readonly record: DlqRecord | null;
-  readonly problem: string | null;
-  readonly raw: Buffer;
-}
+import { encodeLine, LF, parseLine, type DlqLine, type DlqRecord } from './dlq-line.js';
 
 export type SetAsideKind = 'corrupt' | 'rejected';
-
-const LF = 0x0a;
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-function encodeLine(record: DlqRecord): string {
-  const json = JSON.stringify(record);
-  return `${sha256(json)} ${json}\n`;
-}
-
-function isRecord(v: unknown): v is DlqRecord {
-  if (!v || typeof v !== 'object') return false;
-  const r = v as Record<string, unknown>;
-  const trace = r.trace as Record<string, unknown> | null;
-  return (
-    r.v === 1
-    && typeof r.id === 'string'
-    && typeof r.project_id === 'string'
-    && typeof r.occurred_at === 'string'
-    && !!trace
-    && typeof trace === 'object'
-    && typeof trace.traceType === 'string'
-    && typeof trace.decision === 'string'
-    && !!trace.content
-    && typeof trace.content === 'object'
-  );
-}
-
-function parseLine(raw: Buffer, offset: number, end: number): DlqLine {
-  const bad = (problem: string): DlqLine => ({ offset, end, record: null, problem, raw });
-  if (raw.length < 66 || raw[64] !== 0x20) return bad('damaged record: no checksum');
-  const json = raw.subarray(65);
-  if (sha256(json) !== raw.subarray(0, 64).toString('latin1')) return bad('damaged record: checksum mismatch');
-  let value: unknown;
-  try {
-    value = JSON.parse(json.toString('utf8'));
-  } catch {
-    return bad('damaged record: not JSON');
-  }
-  return isRecord(value) ? { offset, end, record: value, problem: null, raw } : bad('damaged record: not a trace record');
-}
 
 async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');

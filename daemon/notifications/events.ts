@@ -54,13 +54,18 @@ const held = (a: ApprovalFacts) => ({
 /**
  * A request was held for a person's decision. `content` is the content of the trace that records
  * the hold: for an MCP call its `arguments` are already masked and `server_name` is there. The
- * agent's name (null here) is filled in by emitEvent from the agents table.
+ * agent's name (null here) is filled in by emitEvent from the agents table. `credential_id` is the
+ * id of the key that made the held call (never the key), so a decider sees which client asked.
  */
-export function approvalRequested(a: ApprovalFacts, content: Readonly<Record<string, unknown>>): EventData {
+export function approvalRequested(
+  a: ApprovalFacts & { readonly credential_id: string | null },
+  content: Readonly<Record<string, unknown>>,
+): EventData {
   const args = a.kind === 'mcp' ? (content.arguments ?? null) : null;
   const tooLong = args !== null && JSON.stringify(args).length > ARGUMENTS_MAX_CHARS;
   return {
     ...held(a),
+    credential_id: a.credential_id,
     server_name: typeof content.server_name === 'string' ? content.server_name : null,
     agent_name: null,
     arguments: tooLong ? null : args,

@@ -28,7 +28,7 @@ import type { VerifyBody } from '../../shared/verify-request-schema.js';
 import type { Deps } from '../deps.js';
 import { holdRequest } from '../approvals/held-call.js';
 import type { TraceInput } from '../ledger/streams.js';
-import type { TraceWritten } from '../ledger/trace-writer.js';
+import type { TraceWritten } from '../ledger/trace-written.js';
 import { runStages, type Outcome } from '../pipeline/runner.js';
 import { sealedOriginal } from '../traces/at-rest.js';
 import { loadVerifyContext } from './load.js';

@@ -3,18 +3,16 @@
 import t from 'tap';
 import {
   COMMENT_MAX,
-  fit,
   initialInbox,
-  listWindow,
   moveSelection,
   onKey,
-  renderInbox,
   withApprovals,
   withStatus,
   withDetail,
   type InboxState,
   type Keypress,
 } from '../../cli/approvals-inbox.js';
+import { fit, listWindow, renderInbox } from '../../cli/approvals-inbox-screen.js';
 import type { Approval } from '../../cli/approvals.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');

@@ -58,6 +58,17 @@ t.test('approval.requested from a held MCP call: names, masked arguments, findin
   t.equal(body.data.arguments.path, '/srv/a');
   t.notOk(JSON.stringify(body).includes(CARD), 'the card number is masked');
   t.match(body.data.arguments_summary, /^\{"path":"\/srv\/a"/);
+
+  // The key that made the call, by id: the admin token here, never the token itself. As delivered.
+  const [key] = await gw.db`select id from credentials where kind = 'user_token' and user_id = 'admin'`;
+  t.equal(body.data.credential_id, key!.id, 'the id of the key that made the held call');
+  t.equal(view.credential_id, key!.id, 'the one the approval view shows');
+  const deliveredOf = () => rx.received('/all').find((r) => r.body.type === 'approval.requested' && r.body.data.approval_id === id);
+  t.ok(await eventually(() => deliveredOf() !== undefined, 30_000), 'delivered to the receiver');
+  const delivered = deliveredOf()!;
+  t.ok(delivered.verified, 'signed');
+  t.equal(delivered.body.data.credential_id, key!.id, 'the receiver got the key id');
+  t.notOk(delivered.raw.includes(gw.adminToken), 'and never the key');
 });
 
 t.test('approval.decided and approval.expired (marked once by the sweep)', async (t) => {
@@ -84,6 +95,8 @@ t.test('approval.requested from a held verify prompt', async (t) => {
   t.equal(held.status, 202);
   const verify = (await events('approval.requested')).filter((b) => b.data.kind === 'verify');
   t.match(verify, [{ data: { kind: 'verify', trace_id: held.body.trace_id, tool: null, server_id: null, arguments: null } }]);
+  const [key] = await gw.db`select id from credentials where kind = 'user_token' and user_id = 'admin'`;
+  t.equal(verify[0].data.credential_id, key!.id, 'the id of the key that sent the prompt');
 });
 
 t.test('project.emergency_stop.activated (with the approvals it ended) and .lifted', async (t) => {

@@ -19,6 +19,7 @@ const approval = {
   server_id: 'srv1',
   tool_name: 'delete_file',
   agent_id: 'agt1',
+  credential_id: 'key1',
   status: 'PENDING',
   expires_at: '2026-11-27T18:00:00.000Z',
   decided_at: null,
@@ -40,29 +41,33 @@ t.test('the catalogue names every event of the issue', async (t) => {
   ]);
 });
 
-t.test('approval.requested: the masked arguments of the trace, a summary, findings, expiry; names left to emit', async (t) => {
-  const data = approvalRequested(approval, { arguments: { path: '/etc/passwd', key: '[AWS_ACCESS_KEY_1]' }, server_name: 'files' });
-  t.same(data, {
-    approval_id: 'appr1',
-    kind: 'mcp',
-    tool: 'delete_file',
-    server_id: 'srv1',
-    agent_id: 'agt1',
-    trace_id: approval.trace_id,
-    server_name: 'files',
-    agent_name: null,
-    arguments: { path: '/etc/passwd', key: '[AWS_ACCESS_KEY_1]' },
-    arguments_summary: '{"path":"/etc/passwd","key":"[AWS_ACCESS_KEY_1]"}',
-    findings: approval.findings,
-    expires_at: approval.expires_at,
-  });
-  const big = approvalRequested(approval, { arguments: { text: 'x'.repeat(ARGUMENTS_MAX_CHARS) }, server_name: 'files' });
-  t.equal(big.arguments, null, 'arguments too long for a notification are left out');
-  t.equal(big.arguments_truncated, true);
-  t.ok((big.arguments_summary as string).length <= 200, 'the summary stays, cut');
-  const verify = approvalRequested({ ...approval, kind: 'verify', server_id: null, tool_name: null }, { arguments: { no: 1 } });
-  t.equal(verify.arguments, null, 'a held prompt carries no arguments: the trace id leads to it');
-});
+t.test(
+  'approval.requested: the key id of the call, the masked arguments of the trace, a summary, findings, expiry; names left to emit',
+  async (t) => {
+    const data = approvalRequested(approval, { arguments: { path: '/etc/passwd', key: '[AWS_ACCESS_KEY_1]' }, server_name: 'files' });
+    t.same(data, {
+      approval_id: 'appr1',
+      kind: 'mcp',
+      tool: 'delete_file',
+      server_id: 'srv1',
+      agent_id: 'agt1',
+      trace_id: approval.trace_id,
+      credential_id: 'key1',
+      server_name: 'files',
+      agent_name: null,
+      arguments: { path: '/etc/passwd', key: '[AWS_ACCESS_KEY_1]' },
+      arguments_summary: '{"path":"/etc/passwd","key":"[AWS_ACCESS_KEY_1]"}',
+      findings: approval.findings,
+      expires_at: approval.expires_at,
+    });
+    const big = approvalRequested(approval, { arguments: { text: 'x'.repeat(ARGUMENTS_MAX_CHARS) }, server_name: 'files' });
+    t.equal(big.arguments, null, 'arguments too long for a notification are left out');
+    t.equal(big.arguments_truncated, true);
+    t.ok((big.arguments_summary as string).length <= 200, 'the summary stays, cut');
+    const verify = approvalRequested({ ...approval, kind: 'verify', server_id: null, tool_name: null }, { arguments: { no: 1 } });
+    t.equal(verify.arguments, null, 'a held prompt carries no arguments: the trace id leads to it');
+  },
+);
 
 t.test('approval.decided and approval.expired', async (t) => {
   t.match(approvalDecided({ ...approval, status: 'DENIED', decided_by: 'alice', decided_at: 'x', comment: 'no' }), {

@@ -8,16 +8,8 @@ import { approvalDecideBody } from '../../../shared/verify-policy-schemas.js';
 import { checkBody } from '../../agent-flags.js';
 import type { ApiClient } from '../../api-client.js';
 import type { Approval } from '../../approvals.js';
-import {
-  initialInbox,
-  onKey,
-  renderInbox,
-  withApprovals,
-  withDetail,
-  withStatus,
-  type InboxEffect,
-  type Keypress,
-} from '../../approvals-inbox.js';
+import { initialInbox, onKey, withApprovals, withDetail, withStatus, type InboxEffect, type Keypress } from '../../approvals-inbox.js';
+import { renderInbox } from '../../approvals-inbox-screen.js';
 import { GatewayCommand } from '../../base-command.js';
 import { CliFailure, UsageError } from '../../errors.js';
 

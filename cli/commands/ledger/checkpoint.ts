@@ -1,6 +1,6 @@
 // gatewayctl ledger checkpoint: the daemon's checkpoint verifier key and the project's latest
 // signed checkpoint. Keep the vkey somewhere the gateway cannot write (a SIEM, a repository) and
-// pass it to traces verify-proof --vkey: a proof is only as good as the key it is checked against.
+// pass it to traces check-proof --vkey: a proof is only as good as the key it is checked against.
 import { GatewayCommand } from '../../base-command.js';
 import { keyValues } from '../../format.js';
 import { safeText } from '../../trace-output.js';

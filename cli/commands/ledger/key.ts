@@ -1,11 +1,11 @@
 // gatewayctl ledger key: only the checkpoint verifier key, one line, for saving out of band
-// (gatewayctl ledger key > gateway.vkey) and pinning later with traces verify-proof --vkey.
+// (gatewayctl ledger key > gateway.vkey) and pinning later with traces check-proof --vkey.
 import { GatewayCommand } from '../../base-command.js';
 import { safeText } from '../../trace-output.js';
 import type { CheckpointState } from './checkpoint.js';
 
 export default class LedgerKey extends GatewayCommand {
-  static override summary = 'Print the checkpoint verifier key (vkey) alone, to save out of band and pin with traces verify-proof --vkey.';
+  static override summary = 'Print the checkpoint verifier key (vkey) alone, to save out of band and pin with traces check-proof --vkey.';
   static override examples = ['<%= config.bin %> ledger key > checkpoint.vkey'];
 
   async run(): Promise<{ vkey: string }> {

@@ -1,4 +1,5 @@
-// /api/v1/ledger: re-verify a whole chain (Admin), and the latest signed checkpoint (any role).
+// /api/v1/ledger: re-check a whole chain (Admin; verify-chain is its old name: "verify" is the
+// prompt check's word), and the latest signed checkpoint (any role).
 import { z } from 'zod';
 import { verifierKey } from '../../../shared/signed-note.js';
 import { defineRoute, type Route } from '../../http/types.js';
@@ -10,17 +11,22 @@ const chainQuery = z.object({ stream: z.enum(['traces', 'admin']).default('trace
 
 export function ledgerRoutes(deps: Deps): Route[] {
   return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/ledger/verify-chain',
-      summary: 'Check the hash chain of a ledger stream',
-      auth: 'admin',
-      query: chainQuery,
-      async handler(r) {
-        const { query: q } = r;
-        return { status: 200, body: await checkChain(deps.sql, r.principal.projectId, q.stream) };
-      },
-    }),
+    ...(['/api/v1/ledger/check-chain', '/api/v1/ledger/verify-chain'] as const).map((path) =>
+      defineRoute({
+        method: 'GET',
+        path,
+        summary: 'Check the hash chain of a ledger stream',
+        ...(path.endsWith('verify-chain')
+          ? { deprecated: true, description: 'The old name of GET /api/v1/ledger/check-chain, kept for scripts that use it.' }
+          : {}),
+        auth: 'admin',
+        query: chainQuery,
+        async handler(r) {
+          const { query: q } = r;
+          return { status: 200, body: await checkChain(deps.sql, r.principal.projectId, q.stream) };
+        },
+      }),
+    ),
     {
       method: 'GET',
       path: '/api/v1/ledger/checkpoint',

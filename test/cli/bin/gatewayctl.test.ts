@@ -196,11 +196,11 @@ t.test('no login exits 2; an unreachable gateway exits 3 and saves nothing', asy
   t.match(down.json, { error: { code: 'gateway_unavailable' } });
 });
 
-t.test('traces verify-chain: intact exits 0, a tampered chain exits 1 naming the broken link', async (t) => {
-  const traces = await ctl(['traces', 'verify-chain', '--json']);
+t.test('traces check-chain (old name verify-chain): intact exits 0, a tampered chain exits 1 naming the broken link', async (t) => {
+  const traces = await ctl(['traces', 'check-chain', '--json']);
   t.equal(traces.code, 0, traces.stderr);
   t.match(traces.json, { stream: 'traces', intact: true, first_broken: null, checked: Number });
-  const admin = await ctl(['traces', 'verify-chain', '--stream', 'admin', '--json']);
+  const admin = await ctl(['traces', 'check-chain', '--stream', 'admin', '--json']);
   t.equal(admin.code, 0);
   t.match(admin.json, { stream: 'admin', intact: true, first_broken: null });
   t.ok(admin.json.checked > 0, 'the admin log has the actions of the tests above');
@@ -210,10 +210,16 @@ t.test('traces verify-chain: intact exits 0, a tampered chain exits 1 naming the
     await tx`set local session_replication_role = replica`;
     await tx`update admin_log set action = 'tampered' where sequence_num = 2`;
   });
-  const broken = await ctl(['traces', 'verify-chain', '--stream', 'admin']);
+  const broken = await ctl(['traces', 'check-chain', '--stream', 'admin']);
   t.equal(broken.code, 1);
   t.match(broken.stdout, /admin chain BROKEN at sequence 2 .*integrity_hash/);
-  const brokenJson = await ctl(['traces', 'verify-chain', '--stream', 'admin', '--json']);
+  const brokenJson = await ctl(['traces', 'check-chain', '--stream', 'admin', '--json']);
   t.equal(brokenJson.code, 1);
   t.match(brokenJson.json, { intact: false, first_broken: { sequence_num: 2 } });
+  const old = await ctl(['traces', 'verify-chain', '--stream', 'admin', '--json']);
+  t.equal(old.code, 1, 'the old name, traces verify-chain, answers the same');
+  t.same(old.json, brokenJson.json);
+  const oldHuman = await ctl(['traces', 'verify-chain', '--stream', 'admin']);
+  t.equal(oldHuman.stdout, broken.stdout);
+  t.match(oldHuman.stderr, /"traces verify-chain" command has been deprecated.*"traces check-chain"/s, 'and says the new name');
 });

@@ -292,21 +292,7 @@ t.test('claude-desktop --write: the per-user file merged, the key in a 0600 toke
 
   // The host starts the entry as written, from its own directory, with a PATH that has no gatewayctl.
   const entry = doc.mcpServers.weather as { command: string; args: string[]; env: Record<string, string> };
-  const transport = new StdioClientTransport({
-    command: entry.command,
-    args: entry.args,
-    env: { ...entry.env, PATH: '/usr/bin:/bin', HOME: home },
-    cwd: os.tmpdir(),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'desktop-host', version: '1.0.0' });
-  await client.connect(transport);
-  t.teardown(() => client.close());
-  t.same(
-    (await client.listTools()).tools.map((x) => x.name).sort(),
-    TOOLS,
-    'the entry starts the bridge and lists the tools (no spawn ENOENT)',
-  );
+  t.same(await toolsOfStdioEntry(t, entry), TOOLS, 'the entry starts the bridge and lists the tools (no spawn ENOENT)');
 });
 
 t.test('--write into an existing file others may read: tightened to 0600, and said so', async (t) => {

@@ -135,11 +135,13 @@ t.test('approvals list shows the held MCP calls; approvals decide approves one',
   t.match(list.json.approvals[0], { server_name: 'weather', agent_name: String, arguments: { n: 1 }, findings: [] });
   const human = await ctl(['approvals', 'list']);
   t.equal(human.code, 0, human.stderr);
-  t.match(human.stdout, /^ID\s+HELD\s+AGENT\s+ARGUMENTS\s+FINDINGS\s+TIME LEFT$/m);
+  t.match(human.stdout, /^ID\s+HELD\s+AGENT\s+KEY\s+ARGUMENTS\s+FINDINGS\s+TIME LEFT$/m);
+  const key = list.json.approvals[0].credential_id;
+  t.match(key, /\S/, 'the id of the key that made the call');
   t.match(
     human.stdout,
-    new RegExp(`^${held}\\s+ping on weather\\s+\\S.* \\(${agent}\\)\\s+\\{"n":1\\}\\s+-\\s+\\d+m \\d+s$`, 'm'),
-    'tool and server by name, the agent, the arguments on one line, the time left',
+    new RegExp(`^${held}\\s+ping on weather\\s+\\S.* \\(${agent}\\)\\s+${key}\\s+\\{"n":1\\}\\s+-\\s+\\d+m \\d+s$`, 'm'),
+    'tool and server by name, the agent, the key id, the arguments on one line, the time left',
   );
   const one = await ctl(['approvals', 'get', held]);
   t.equal(one.code, 0, one.stderr);

@@ -336,8 +336,11 @@ t.test('approvals: list, status and decide, once, by an Admin user token', async
   const approval = listed.json.approvals[0];
   t.match(approval, { kind: 'verify', trace_id: heldTrace, status: 'PENDING' });
   const table = await ctl(['approvals', 'list']);
-  t.match(table.stdout, /^ID\s+HELD\s+AGENT\s+ARGUMENTS\s+FINDINGS\s+TIME LEFT$/m);
-  t.match(table.stdout, new RegExp(`^${approval.id}\\s+prompt \\(trace ${heldTrace}\\)\\s+-\\s+-\\s+-\\s+\\d+m \\d+s$`, 'm'));
+  t.match(table.stdout, /^ID\s+HELD\s+AGENT\s+KEY\s+ARGUMENTS\s+FINDINGS\s+TIME LEFT$/m);
+  t.match(
+    table.stdout,
+    new RegExp(`^${approval.id}\\s+prompt \\(trace ${heldTrace}\\)\\s+-\\s+${approval.credential_id}\\s+-\\s+-\\s+\\d+m \\d+s$`, 'm'),
+  );
 
   const status = await ctl(['approvals', 'status', '--trace-id', heldTrace]);
   t.equal(status.code, 0, status.stderr);

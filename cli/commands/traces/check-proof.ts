@@ -1,8 +1,9 @@
-// gatewayctl traces verify-proof: asks the daemon for a trace's proof bundle and verdict, then redoes
-// the bundle-only checks (hash, checkpoint signature, inclusion, epoch inclusion, anchor calldata)
-// here, against the pinned --vkey when given, and with --rpc asks that node whether the anchor
-// transaction is on chain. Exit 0 only when the server says intact and the local checks agree; 1
-// otherwise (an RPC node that gives no usable answer included: nothing unchecked passes).
+// gatewayctl traces check-proof (old name: traces verify-proof, kept as an alias): asks the daemon
+// for a trace's proof bundle and verdict, then redoes the bundle-only checks (hash, checkpoint
+// signature, inclusion, epoch inclusion, anchor calldata) here, against the pinned --vkey when
+// given, and with --rpc asks that node whether the anchor transaction is on chain. Exit 0 only
+// when the server says intact and the local checks agree; 1 otherwise (an RPC node that gives no
+// usable answer included: nothing unchecked passes).
 import { Args, Flags } from '@oclif/core';
 import { parseVerifierKey } from '../../../shared/signed-note.js';
 import { verifyProofBody } from '../../../shared/trace-schemas.js';
@@ -87,8 +88,10 @@ function summary(c: ProofComparison): string[] {
   return lines;
 }
 
-export default class TracesVerifyProof extends GatewayCommand {
-  static override summary = "Verify one trace's proof: the server's checks, redone locally against a pinned key; exits 1 unless intact.";
+export default class TracesCheckProof extends GatewayCommand {
+  static override aliases = ['traces:verify-proof'];
+  static override deprecateAliases = true;
+  static override summary = "Check one trace's proof: the server's checks, redone locally against a pinned key; exits 1 unless intact.";
   static override description =
     'Prints each step (integrity_hash, content_hash, prev_link, next_link, checkpoint_signature, '
     + 'inclusion, epoch_inclusion, anchor_calldata, anchor_tx) as the server and the local check see it, and the first failing '
@@ -98,9 +101,9 @@ export default class TracesVerifyProof extends GatewayCommand {
     + 'agree, 1 otherwise (an unreachable --rpc node included).';
 
   static override examples = [
-    '<%= config.bin %> traces verify-proof TRACE_ID --vkey "$(cat gateway.vkey)"',
-    '<%= config.bin %> traces verify-proof TRACE_ID --vkey "$(cat gateway.vkey)" --rpc https://coston2-api.flare.network/ext/C/rpc',
-    '<%= config.bin %> traces verify-proof TRACE_ID --json',
+    '<%= config.bin %> traces check-proof TRACE_ID --vkey "$(cat gateway.vkey)"',
+    '<%= config.bin %> traces check-proof TRACE_ID --vkey "$(cat gateway.vkey)" --rpc https://coston2-api.flare.network/ext/C/rpc',
+    '<%= config.bin %> traces check-proof TRACE_ID --json',
   ];
 
   static override args = {
@@ -113,7 +116,7 @@ export default class TracesVerifyProof extends GatewayCommand {
   };
 
   async run(): Promise<ProofComparison> {
-    const { args, flags } = await this.parse(TracesVerifyProof);
+    const { args, flags } = await this.parse(TracesCheckProof);
     const body = checkBody(verifyProofBody, { trace_id: args.id }, { trace_id: 'ID' });
     if (flags.vkey !== undefined) {
       try {

@@ -1,22 +1,24 @@
-// gatewayctl traces verify-chain: asks the daemon to re-verify a whole hash chain. Exit 1 when
-// it is broken, so that a cron job or CI step fails loudly.
+// gatewayctl traces check-chain (old name: traces verify-chain, kept as an alias): asks the daemon
+// to re-check a whole hash chain. Exit 1 when it is broken, so that a cron job or CI step fails loudly.
 import { Flags } from '@oclif/core';
 import type { ChainReport } from '../../../shared/trace-schemas.js';
 import { GatewayCommand } from '../../base-command.js';
 import { EXIT } from '../../errors.js';
 
-export default class TracesVerifyChain extends GatewayCommand {
-  static override summary = 'Re-verify the trace (or admin-log) hash chain; exits 1 when a link is broken.';
-  static override examples = ['<%= config.bin %> traces verify-chain', '<%= config.bin %> traces verify-chain --stream admin --json'];
+export default class TracesCheckChain extends GatewayCommand {
+  static override aliases = ['traces:verify-chain'];
+  static override deprecateAliases = true;
+  static override summary = 'Re-check the trace (or admin-log) hash chain; exits 1 when a link is broken.';
+  static override examples = ['<%= config.bin %> traces check-chain', '<%= config.bin %> traces check-chain --stream admin --json'];
   static override flags = {
-    stream: Flags.string({ summary: 'Which chain to verify.', options: ['traces', 'admin'], default: 'traces' }),
+    stream: Flags.string({ summary: 'Which chain to check.', options: ['traces', 'admin'], default: 'traces' }),
   };
 
   async run(): Promise<ChainReport> {
-    const { flags } = await this.parse(TracesVerifyChain);
+    const { flags } = await this.parse(TracesCheckChain);
     const report = await (await this.api()).request<ChainReport>(
       'GET',
-      `/api/v1/ledger/verify-chain?stream=${encodeURIComponent(flags.stream)}`,
+      `/api/v1/ledger/check-chain?stream=${encodeURIComponent(flags.stream)}`,
     );
     const broken = report.first_broken;
     if (report.intact) {

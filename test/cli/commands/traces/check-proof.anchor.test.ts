@@ -1,4 +1,4 @@
-// gatewayctl traces verify-proof for anchored traces, end to end: the compiled CLI against a daemon
+// gatewayctl traces check-proof for anchored traces, end to end: the compiled CLI against a daemon
 // anchoring to a real anvil node, --rpc pointed at that node, at a node that never saw the
 // transaction, and at nothing; and a proxy that tampers with the bundle in transit, which only the
 // local re-check (and, for a forged epoch, the chain) can catch. Subtests run in order.
@@ -46,7 +46,7 @@ const firstFailing = (stdout: string) => /^First failing step: (.*)$/m.exec(stdo
 
 t.test('an anchored trace with --rpc: every step ok, the transaction checked on chain', async (t) => {
   t.match(epoch, { epoch: 1, state: 'ANCHORED' });
-  const run = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', node.url]);
+  const run = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', node.url]);
   t.equal(run.code, 0, run.stderr + run.stdout);
   t.equal(run.stderr, '');
   t.match(run.stdout, new RegExp(`^Trace ${ID} \\(sequence 5\\): INTACT$`, 'm'));
@@ -71,7 +71,7 @@ t.test('an anchored trace with --rpc: every step ok, the transaction checked on 
   t.match(run.stdout, /^anchor_tx checked on http:\/\/127\.0\.0\.1:\d+: the transaction carries this calldata and succeeded\.$/m);
   t.equal(firstFailing(run.stdout), null);
 
-  const json = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', node.url, '--json']);
+  const json = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', node.url, '--json']);
   t.equal(json.code, 0);
   t.match(json.json, {
     intact: true,
@@ -82,7 +82,7 @@ t.test('an anchored trace with --rpc: every step ok, the transaction checked on 
 });
 
 t.test('without --rpc: anchor_tx is not_checked, and the CLI says how to check it', async (t) => {
-  const run = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey]);
+  const run = await ctl(['traces', 'check-proof', ID, '--vkey', vkey]);
   t.equal(run.code, 0, run.stderr);
   t.same(checkRows(run.stdout).anchor_tx, ['not_checked', 'not_checked']);
   t.same(checkRows(run.stdout).epoch_inclusion, ['ok', 'ok']);
@@ -90,7 +90,7 @@ t.test('without --rpc: anchor_tx is not_checked, and the CLI says how to check i
 });
 
 t.test('a trace newer than the anchored checkpoint: pending, and no RPC call is made', async (t) => {
-  const run = await ctl(['traces', 'verify-proof', pending[0]!.id, '--vkey', vkey, '--rpc', NOWHERE]);
+  const run = await ctl(['traces', 'check-proof', pending[0]!.id, '--vkey', vkey, '--rpc', NOWHERE]);
   t.equal(run.code, 0, run.stderr + run.stdout);
   t.match(checkRows(run.stdout), {
     inclusion: ['ok', 'ok'],
@@ -103,7 +103,7 @@ t.test('a trace newer than the anchored checkpoint: pending, and no RPC call is 
 
 t.test('--rpc at a node that never saw the transaction, or at nothing: not intact, exit 1', async (t) => {
   const other = await startAnvil(t);
-  const notFound = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', other.url]);
+  const notFound = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', other.url]);
   t.equal(notFound.code, 1);
   t.match(notFound.stdout, /: NOT INTACT$/m);
   t.same(checkRows(notFound.stdout).anchor_tx, ['not_checked', 'failed']);
@@ -112,7 +112,7 @@ t.test('--rpc at a node that never saw the transaction, or at nothing: not intac
     new RegExp(`^anchor_tx \\(anchor_tx_not_found: the node does not know transaction ${epoch.tx_hash}\\), found by the local check\\.$`),
   );
 
-  const unreachable = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', NOWHERE, '--json']);
+  const unreachable = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', NOWHERE, '--json']);
   t.equal(unreachable.code, 1, 'fail closed: an unchecked transaction is not intact');
   t.match(unreachable.json, {
     intact: false,
@@ -126,7 +126,7 @@ t.test('--rpc at a node that never saw the transaction, or at nothing: not intac
   });
 
   for (const bad of ['not a url', 'ftp://127.0.0.1/']) {
-    const usage = await ctl(['traces', 'verify-proof', ID, '--rpc', bad, '--json'], { GATEWAY_URL: NOWHERE });
+    const usage = await ctl(['traces', 'check-proof', ID, '--rpc', bad, '--json'], { GATEWAY_URL: NOWHERE });
     t.equal(usage.code, 2, usage.stderr);
     t.match(usage.json, { error: { code: 'usage_error', message: /^--rpc: not an http\(s\) URL/ } });
   }
@@ -194,7 +194,7 @@ t.test('a bundle tampered in transit: the local check names the failing step', a
   ];
   for (const [what, change, step, failure] of cases) {
     lying.rewrite = change;
-    const run = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY });
+    const run = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY });
     t.equal(run.code, 1, `${what}: ${run.stderr}`);
     t.match(run.stdout, /: NOT INTACT$/m, what);
     t.equal(checkRows(run.stdout)[step]?.[1], 'failed', `${what}: ${step} fails locally`);
@@ -209,7 +209,7 @@ t.test('a bundle tampered in transit: the local check names the failing step', a
   }
   lying.rewrite = (r) => r;
   t.equal(
-    (await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY })).code,
+    (await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY })).code,
     0,
     'untouched through the proxy: intact',
   );
@@ -256,9 +256,9 @@ t.test('a bundle consistent offline but not what the chain holds: only anchor_tx
   ];
   for (const [what, change, failure] of cases) {
     lying.rewrite = change;
-    const offline = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey], { GATEWAY_URL: PROXY });
+    const offline = await ctl(['traces', 'check-proof', ID, '--vkey', vkey], { GATEWAY_URL: PROXY });
     t.equal(offline.code, 0, `${what}: consistent offline: ${offline.stdout}`);
-    const run = await ctl(['traces', 'verify-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY });
+    const run = await ctl(['traces', 'check-proof', ID, '--vkey', vkey, '--rpc', node.url], { GATEWAY_URL: PROXY });
     t.equal(run.code, 1, what);
     t.same(checkRows(run.stdout).anchor_tx, ['not_checked', 'failed'], what);
     t.match(firstFailing(run.stdout), failure, what);

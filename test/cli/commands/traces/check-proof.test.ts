@@ -1,4 +1,4 @@
-// gatewayctl traces verify-proof and ledger checkpoint/key end to end: the compiled CLI against a
+// gatewayctl traces check-proof and ledger checkpoint/key end to end: the compiled CLI against a
 // real gatewayd, and against a proxy in front of it that tampers with the proof bundle in transit,
 // which only the local re-check can catch. Subtests run in order; the last ones tamper the database.
 import { generateKeyPairSync } from 'node:crypto';
@@ -57,9 +57,9 @@ t.test('ledger checkpoint and ledger key: the vkey and the latest signed checkpo
   t.same((await ctl(['ledger', 'key', '--json'])).json, { vkey });
 });
 
-t.test("verify-proof: an intact trace exits 0, every check printed; the server's key earns a warning", async (t) => {
+t.test("check-proof: an intact trace exits 0, every check printed; the server's key earns a warning", async (t) => {
   const id = bySeq(7).id;
-  const pinned = await ctl(['traces', 'verify-proof', id, '--vkey', vkey]);
+  const pinned = await ctl(['traces', 'check-proof', id, '--vkey', vkey]);
   t.equal(pinned.code, 0, pinned.stderr);
   t.equal(pinned.stderr, '', 'no warning with a pinned key');
   t.match(pinned.stdout, new RegExp(`^Trace ${id} \\(sequence 7\\): INTACT$`, 'm'));
@@ -75,7 +75,7 @@ t.test("verify-proof: an intact trace exits 0, every check printed; the server's
   t.match(pinned.stdout, /^Checkpoint checked against the pinned --vkey governance-gateway\.local\+[0-9a-f]{8}\.$/m);
   t.notMatch(pinned.stdout, /First failing step/);
 
-  const json = await ctl(['traces', 'verify-proof', id, '--vkey', vkey, '--json']);
+  const json = await ctl(['traces', 'check-proof', id, '--vkey', vkey, '--json']);
   t.equal(json.code, 0, json.stderr);
   t.match(json.json, {
     trace_id: id,
@@ -86,48 +86,55 @@ t.test("verify-proof: an intact trace exits 0, every check printed; the server's
   });
   t.same(json.json.server, (await gw.api('POST', '/api/v1/verify-proof', { body: { trace_id: id } })).body, "the server's report whole");
 
-  const unpinned = await ctl(['traces', 'verify-proof', id]);
+  const unpinned = await ctl(['traces', 'check-proof', id]);
   t.equal(unpinned.code, 0, unpinned.stderr);
   t.match(
     unpinned.stderr,
     /^Warning: no --vkey: the checkpoint was checked against the key the server sent with the proof, which proves less than a key pinned out of band/,
   );
   t.match(unpinned.stdout, /against the server's key/);
-  const last = await ctl(['traces', 'verify-proof', bySeq(20).id, '--vkey', vkey]);
+  const last = await ctl(['traces', 'check-proof', bySeq(20).id, '--vkey', vkey]);
   t.equal(last.code, 0, last.stderr);
   t.same(checkRows(last.stdout).next_link, ['not_checked', '-'], 'the newest entry has no next link to check');
+
+  const old = await ctl(['traces', 'verify-proof', id, '--vkey', vkey, '--json']);
+  t.equal(old.code, 0, old.stderr);
+  t.same(old.json, json.json, 'the old name, traces verify-proof, answers the same');
+  const oldHuman = await ctl(['traces', 'verify-proof', id, '--vkey', vkey]);
+  t.equal(oldHuman.stdout, pinned.stdout);
+  t.match(oldHuman.stderr, /"traces verify-proof" command has been deprecated.*"traces check-proof"/s, 'and says the new name');
 });
 
-t.test('verify-proof: a trace newer than the checkpoint is pending, not failed', async (t) => {
+t.test('check-proof: a trace newer than the checkpoint is pending, not failed', async (t) => {
   const fresh = await gw.gateway.writer.append('default', { traceType: 'VERIFY', decision: 'PASSED', content: { display: 'late' } });
-  const run = await ctl(['traces', 'verify-proof', fresh.id]);
+  const run = await ctl(['traces', 'check-proof', fresh.id]);
   t.equal(run.code, 0, run.stderr);
   t.equal(run.stderr, '', 'no key was needed, so no warning');
   t.match(checkRows(run.stdout), { checkpoint_signature: ['pending', 'pending'], inclusion: ['pending', 'pending'] });
   t.match(run.stdout, /^Inclusion pending: no checkpoint covers this trace yet/m);
   traces.push(fresh);
   await gw.gateway.checkpointNow();
-  t.same(checkRows((await ctl(['traces', 'verify-proof', fresh.id, '--vkey', vkey])).stdout).inclusion, ['ok', 'ok']);
+  t.same(checkRows((await ctl(['traces', 'check-proof', fresh.id, '--vkey', vkey])).stdout).inclusion, ['ok', 'ok']);
 });
 
-t.test('verify-proof: bad input exits 2 before any request; an unknown trace 1', async (t) => {
+t.test('check-proof: bad input exits 2 before any request; an unknown trace 1', async (t) => {
   const cases = [
     [['nope'], /^ID: /],
     [[bySeq(1).id, '--vkey', 'garbage'], /^--vkey: not a verifier key/],
   ] as const;
-  const runs = await Promise.all(cases.map(([args]) => ctl(['traces', 'verify-proof', ...args, '--json'], { GATEWAY_URL: NOWHERE })));
+  const runs = await Promise.all(cases.map(([args]) => ctl(['traces', 'check-proof', ...args, '--json'], { GATEWAY_URL: NOWHERE })));
   cases.forEach(([, message], i) => {
     t.equal(runs[i]!.code, 2, runs[i]!.stderr);
     t.match(runs[i]!.json, { error: { code: 'usage_error', message } });
   });
-  const unknown = await ctl(['traces', 'verify-proof', '00000000-0000-4000-8000-000000000000']);
+  const unknown = await ctl(['traces', 'check-proof', '00000000-0000-4000-8000-000000000000']);
   t.equal(unknown.code, 1);
   t.match(unknown.stderr, REQUEST_ID_LINE('not_found'));
 });
 
-t.test('verify-proof: a key the daemon does not sign with fails locally, and the CLI says the server disagrees', async (t) => {
+t.test('check-proof: a key the daemon does not sign with fails locally, and the CLI says the server disagrees', async (t) => {
   const other = verifierKey({ name: 'governance-gateway.local', publicKey: generateKeyPairSync('ed25519').publicKey });
-  const run = await ctl(['traces', 'verify-proof', bySeq(3).id, '--vkey', other]);
+  const run = await ctl(['traces', 'check-proof', bySeq(3).id, '--vkey', other]);
   t.equal(run.code, 1);
   t.match(run.stdout, /: NOT INTACT$/m);
   t.same(checkRows(run.stdout).checkpoint_signature, ['ok', 'failed']);
@@ -142,7 +149,7 @@ t.test('verify-proof: a key the daemon does not sign with fails locally, and the
 const lying = await startRewritingProxy(t, gw.url, '/api/v1/verify-proof');
 const PROXY = lying.url;
 
-t.test('verify-proof: a bundle tampered in transit is caught locally, naming the failing step', async (t) => {
+t.test('check-proof: a bundle tampered in transit is caught locally, naming the failing step', async (t) => {
   const id = bySeq(5).id;
   const other = bySeq(6).id;
   const otherReport = (await gw.api('POST', '/api/v1/verify-proof', { body: { trace_id: other } })).body;
@@ -189,7 +196,7 @@ t.test('verify-proof: a bundle tampered in transit is caught locally, naming the
   ];
   for (const [what, change, step, failure] of cases) {
     lying.rewrite = change;
-    const run = await ctl(['traces', 'verify-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY });
+    const run = await ctl(['traces', 'check-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY });
     t.equal(run.code, 1, `${what}: ${run.stderr}`);
     t.match(run.stdout, /: NOT INTACT$/m, what);
     t.equal(checkRows(run.stdout)[step]?.[1], 'failed', `${what}: ${step} fails locally`);
@@ -201,7 +208,7 @@ t.test('verify-proof: a bundle tampered in transit is caught locally, naming the
     );
   }
   lying.rewrite = cases[0]![1];
-  const json = await ctl(['traces', 'verify-proof', id, '--vkey', vkey, '--json'], { GATEWAY_URL: PROXY });
+  const json = await ctl(['traces', 'check-proof', id, '--vkey', vkey, '--json'], { GATEWAY_URL: PROXY });
   t.equal(json.code, 1);
   t.match(json.json, {
     intact: false,
@@ -215,15 +222,15 @@ t.test('verify-proof: a bundle tampered in transit is caught locally, naming the
   );
   lying.rewrite = (r) => r;
   t.equal(
-    (await ctl(['traces', 'verify-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY })).code,
+    (await ctl(['traces', 'check-proof', id, '--vkey', vkey], { GATEWAY_URL: PROXY })).code,
     0,
     'untouched through the proxy: intact',
   );
 });
 
-t.test('verify-proof: rows tampered in the database fail on the server and locally alike', async (t) => {
+t.test('check-proof: rows tampered in the database fail on the server and locally alike', async (t) => {
   await tamper(gw.db, 10, false);
-  const edited = await ctl(['traces', 'verify-proof', bySeq(10).id, '--vkey', vkey]);
+  const edited = await ctl(['traces', 'check-proof', bySeq(10).id, '--vkey', vkey]);
   t.equal(edited.code, 1);
   t.same(checkRows(edited.stdout).integrity_hash, ['failed', 'failed']);
   t.match(
@@ -233,7 +240,7 @@ t.test('verify-proof: rows tampered in the database fail on the server and local
   t.notMatch(edited.stdout, /disagrees/);
 
   await tamper(gw.db, 12, true);
-  const rehashed = await ctl(['traces', 'verify-proof', bySeq(12).id, '--vkey', vkey, '--json']);
+  const rehashed = await ctl(['traces', 'check-proof', bySeq(12).id, '--vkey', vkey, '--json']);
   t.equal(rehashed.code, 1);
   t.match(rehashed.json, {
     intact: false,
@@ -244,7 +251,7 @@ t.test('verify-proof: rows tampered in the database fail on the server and local
 
   const newest = traces.reduce((a, b) => (a.sequenceNum > b.sequenceNum ? a : b));
   await tamper(gw.db, newest.sequenceNum, true);
-  const last = await ctl(['traces', 'verify-proof', newest.id, '--vkey', vkey]);
+  const last = await ctl(['traces', 'check-proof', newest.id, '--vkey', vkey]);
   t.equal(last.code, 1);
   t.same(checkRows(last.stdout).inclusion, ['failed', 'failed']);
   t.match(last.stdout, /^First failing step: inclusion \(inclusion_proof_invalid: .+\), found by the server and the local check\.$/m);

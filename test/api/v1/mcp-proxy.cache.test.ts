@@ -196,7 +196,9 @@ t.test('with the cache warm, an allowed tools/call reads no state: its only quer
   const stateReads = queries.filter(
     (q) =>
       !sweep.test(q)
-      && /\b(from|join) (credentials|project_stops|mcp_servers|mcp_tools|mcp_policies|agents|mcp_proxy_sessions|approvals|projects)\b/i.test(q),
+      && /\b(from|join) (credentials|project_stops|mcp_servers|mcp_tools|mcp_policies|agents|mcp_proxy_sessions|approvals|projects)\b/i.test(
+        q,
+      ),
   );
   t.same(stateReads, [], 'no query read cached state');
   t.ok(

@@ -76,7 +76,7 @@ export interface RelayRequest {
    * Rewrites each classified message of the answer (tools/list filtering, content inspection); DROP
    * keeps it from the client. With it, SSE events are parsed, framed and emitted again one by one.
    */
-  readonly transform?: (framed: Framed) => unknown;
+  readonly transform?: (framed: Framed) => unknown | Promise<unknown>;
   /** Headers the proxy adds to the answer (governance headers). */
   readonly extraHeaders: Readonly<Record<string, string>>;
   /** Called with an Mcp-Session-Id the upstream answered with, before the answer is sent on. */
@@ -164,7 +164,7 @@ async function relayJson(
   let answer: { framed: Record<string, unknown>; out: unknown } | null = null;
   for (const f of new StreamFraming(req.rpcId ?? null).frame(message)) {
     const item: Framed = f.role === 'request' || f.role === 'notification' ? { role: 'junk', why: `a ${f.role} inside a JSON answer` } : f;
-    const out = req.transform(item);
+    const out = await req.transform(item);
     if (item.role === 'answer' && out !== DROP) answer = { framed: item.message, out };
   }
   if (answer === null) {
@@ -186,11 +186,11 @@ export const DROP: unique symbol = Symbol('drop');
  * event per message kept, the event's id and retry on the last; an event with no data goes on as it
  * came, and one whose every message was dropped keeps only its id and retry (a client resumes from them).
  */
-function rewrite(
+async function rewrite(
   event: SseEvent,
   framing: StreamFraming,
-  transform: (framed: Framed) => unknown,
-): { text: string; answer?: Record<string, unknown> } {
+  transform: (framed: Framed) => unknown | Promise<unknown>,
+): Promise<{ text: string; answer?: Record<string, unknown> }> {
   if (event.data === null || event.data === '') return { text: formatSseEvent(event) };
   let value: unknown;
   let framed: Framed[];
@@ -203,7 +203,7 @@ function rewrite(
   const kept: unknown[] = [];
   let answer: Record<string, unknown> | undefined;
   for (const f of framed) {
-    const out = transform(f);
+    const out = await transform(f);
     if (f.role === 'answer') answer = f.message;
     if (out !== DROP) kept.push(out);
   }
@@ -247,7 +247,7 @@ async function relaySse(
           continue;
         }
         if (req.transform) {
-          const out = rewrite(event, framing, req.transform);
+          const out = await rewrite(event, framing, req.transform);
           if (out.answer) seen = seenOf(out.answer);
           rebuilt.push(out.text);
           continue;

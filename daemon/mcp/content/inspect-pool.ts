@@ -67,7 +67,8 @@ export const DEFAULT_OFFLOAD: OffloadSettings = Object.freeze({
 const GRACE_MS = 1000;
 const WORKER_URL = new URL('./inspect-worker.js', import.meta.url);
 // The detectors' tables and one message's strings, paths and findings: an 8 MB message of 120,000
-// strings builds about 150 MB in the worker.
+// strings is inspected within it (test/api/v1/mcp-content.large-message.test.ts); a heap a hostile
+// message outgrows ends the worker, not the daemon (inspection_worker_failed).
 const RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 };
 
 export type InspectionPool = WorkerPool<InspectJob, InspectReply>;

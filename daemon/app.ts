@@ -38,6 +38,7 @@ import { bootstrap } from './project/bootstrap.js';
 import { startStateCache } from './state-cache/index.js';
 import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-cache/last-known.js';
 import { closeAttachmentWorkers } from './verify/attachments/index.js';
+import { closeInspectionWorkers, configureInspection } from './mcp/content/inspect-pool.js';
 import { loadOnnxClassifier } from './models/onnx-classifier.js';
 import { warmSecretRules } from './detectors/secrets.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/prompt-policies.js';
@@ -63,6 +64,7 @@ export interface Gateway {
 export async function startGateway(config: Config, log: Logger): Promise<Gateway> {
   await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   registerStopHook();
+  configureInspection(config.inspectionOffload);
   const secretBox = await loadSecretBox(config.encryptionKey, config.dataDir);
   const defaultKeyFile = config.checkpointKeyFile === path.join(config.dataDir, 'checkpoint.key');
   const checkpointKey = await loadCheckpointKey(config.checkpointKeyFile, config.ledgerOrigin, defaultKeyFile);
@@ -206,6 +208,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         await Promise.all([
           stdio.close(),
           closeAttachmentWorkers(),
+          closeInspectionWorkers(),
           upstream.close().catch(() => undefined),
           injectionModel?.close().catch(() => undefined),
         ]);

@@ -1,5 +1,6 @@
 // Configuration: read once from the environment, validated by one zod schema, frozen.
 // A wrong value stops the daemon with one line naming the variable (see main.ts).
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -123,6 +124,9 @@ const envSchema = z
     GATEWAY_RETENTION_INTERVAL_SECONDS: positiveInt(3600),
     GATEWAY_DETECTOR_BUDGET_MS: positiveInt(1000),
     GATEWAY_INSPECTION_BUDGET_MS: positiveInt(5000),
+    GATEWAY_INSPECTION_WORKERS: positiveInt(Math.max(1, availableParallelism() - 1)),
+    GATEWAY_INSPECTION_OFFLOAD_BYTES: positiveInt(64 * 1024),
+    GATEWAY_INSPECTION_OFFLOAD_STRINGS: positiveInt(2000),
     GATEWAY_INJECTION_MODEL_DIR: z.string().min(1).optional(),
     GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(900),
     GATEWAY_ANCHOR_RPC_URL: z
@@ -195,6 +199,11 @@ export interface Config {
   readonly detectorBudgetMs: number;
   /** The detector time one MCP request's content may cost in all before it is refused (fail closed). */
   readonly inspectionBudgetMs: number;
+  /**
+   * An MCP message whose strings hold more characters than offloadBytes, or that holds more strings
+   * than offloadStrings, is inspected in one of `workers` worker threads (mcp/content/inspect-pool.ts).
+   */
+  readonly inspectionOffload: { readonly workers: number; readonly offloadBytes: number; readonly offloadStrings: number };
   /**
    * A local ONNX text classifier the injection detector also consults (models/onnx-classifier.ts);
    * null: none. Loaded at start, never fetched.
@@ -280,6 +289,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionIntervalMs: e.GATEWAY_RETENTION_INTERVAL_SECONDS * 1000,
     detectorBudgetMs: e.GATEWAY_DETECTOR_BUDGET_MS,
     inspectionBudgetMs: e.GATEWAY_INSPECTION_BUDGET_MS,
+    inspectionOffload: Object.freeze({
+      workers: e.GATEWAY_INSPECTION_WORKERS,
+      offloadBytes: e.GATEWAY_INSPECTION_OFFLOAD_BYTES,
+      offloadStrings: e.GATEWAY_INSPECTION_OFFLOAD_STRINGS,
+    }),
     injectionModelDir: e.GATEWAY_INJECTION_MODEL_DIR === undefined ? null : path.resolve(e.GATEWAY_INJECTION_MODEL_DIR),
     outageStateMaxAgeMs: e.GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS * 1000,
     anchor:

@@ -17,6 +17,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   shared: ['shared/'],
   // Read once at start: configuration and the root logger.
   base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
+  // Worker threads: a pool that runs jobs off the daemon's thread, each with a deadline.
+  threads: ['daemon/threads/'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
   pure: ['daemon/pipeline/', 'daemon/detectors/'],
   // Model files read at start: the optional ONNX classifier (its runtime and tokenizer, loaded from disk).
@@ -50,7 +52,24 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 
 /** Lowest first. The daemon is one stack; the CLI stands on shared/ alone and never imports the daemon. */
 const STACKS: readonly (readonly string[])[] = [
-  ['shared', 'base', 'pure', 'models', 'storage', 'outbox', 'ledger', 'project', 'http', 'records', 'deps', 'gates', 'views', 'api', 'app'],
+  [
+    'shared',
+    'base',
+    'threads',
+    'pure',
+    'models',
+    'storage',
+    'outbox',
+    'ledger',
+    'project',
+    'http',
+    'records',
+    'deps',
+    'gates',
+    'views',
+    'api',
+    'app',
+  ],
   ['shared', 'cli'],
 ];
 

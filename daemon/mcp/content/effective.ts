@@ -33,6 +33,8 @@ export interface ContentRule {
   readonly config: unknown;
   /** The policy that set it; null for the built-in default. */
   readonly policyId: string | null;
+  /** The configuration as stored, which an inspection worker parses again (a parsed one may not cross threads). */
+  readonly source?: unknown;
 }
 
 const DEFAULT_CONFIGS: Readonly<Record<ContentDetector, unknown>> = Object.freeze(
@@ -60,6 +62,7 @@ export function contentRules(
       action,
       config: chosen ? chosen.parsedConfig : DEFAULT_CONFIGS[detector],
       policyId: chosen?.id ?? null,
+      source: chosen ? chosen.config : {},
     });
   }
   return rules;

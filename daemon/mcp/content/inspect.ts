@@ -30,13 +30,28 @@ interface Located {
   readonly path: string;
 }
 
+export type InspectionErrorClass =
+  | 'detector_error'
+  | 'detector_timeout'
+  | 'policy_config_invalid'
+  | 'inspection_budget_exceeded'
+  /** The worker thread inspecting a large message died (out of memory) or could not start (inspect-pool.ts). */
+  | 'inspection_worker_failed';
+
+/** Plain data (it crosses from an inspection worker as it is); `binaryItems`: members a skip left out as binary. */
 export type Inspection =
-  | { readonly ok: true; readonly findings: readonly ContentFinding[]; readonly located: readonly Located[] }
+  | {
+      readonly ok: true;
+      readonly findings: readonly ContentFinding[];
+      readonly located: readonly Located[];
+      readonly binaryItems: number;
+    }
   | {
       readonly ok: false;
-      readonly errorClass: 'detector_error' | 'detector_timeout' | 'policy_config_invalid' | 'inspection_budget_exceeded';
+      readonly errorClass: InspectionErrorClass;
       readonly detector: string;
       readonly findings: readonly ContentFinding[];
+      readonly binaryItems: number;
     };
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -60,8 +75,11 @@ function childPath(parent: string, key: string | number): string {
   return IDENTIFIER.test(key) && !TOKEN_SHAPED(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
-/** A member of an object left out of inspection (binary content, protocol metadata). */
-export type Skip = (key: string, parent: Readonly<Record<string, unknown>>) => boolean;
+/**
+ * A member of an object left out of inspection (binary content, protocol metadata); 'binary' leaves
+ * it out and counts it (the inspection's binaryItems).
+ */
+export type Skip = (key: string, parent: Readonly<Record<string, unknown>>) => boolean | 'binary';
 
 /** A key that is a plain name is no one's words: only the secrets detector reads it ({"AKIA...": 1}). */
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]{0,39}$/;
@@ -83,8 +101,9 @@ interface Walked {
  * a string too (path: its member's, then " (key)"): an instruction can hide in a key of structured
  * content as well as in a value, and a secret in any key.
  */
-function walk(value: unknown, skip?: Skip): Walked[] {
+function walk(value: unknown, skip?: Skip): { strings: Walked[]; binaryItems: number } {
   const out: Walked[] = [];
+  let binaryItems = 0;
   const stack: { path: string; value: unknown; parent?: number; plainKey?: true }[] = [{ path: '$', value }];
   let containers = 0;
   while (stack.length > 0) {
@@ -100,7 +119,9 @@ function walk(value: unknown, skip?: Skip): Walked[] {
       const entries = Object.entries(record);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        if (skip?.(key, record) === true) continue;
+        const skipped = skip?.(key, record) ?? false;
+        if (skipped === 'binary') binaryItems++;
+        if (skipped !== false) continue;
         stack.push({ path: childPath(path, key), value: child, parent: id });
         // The key's own path is always quoted, so that a finding's path never shows the key.
         const keyPath = `${path}[${JSON.stringify(key)}]${KEY_SUFFIX}`;
@@ -110,12 +131,12 @@ function walk(value: unknown, skip?: Skip): Walked[] {
       }
     }
   }
-  return out;
+  return { strings: out, binaryItems };
 }
 
 /** Every string value and every key that is not a plain name, with its JSON path (see walk). */
 export function stringsIn(value: unknown, skip?: Skip): { path: string; text: string }[] {
-  return walk(value, skip).flatMap((w) => (w.plainKey ? [] : [{ path: w.path, text: w.text }]));
+  return walk(value, skip).strings.flatMap((w) => (w.plainKey ? [] : [{ path: w.path, text: w.text }]));
 }
 
 /** The string values of each container with two or more, in document order (sibling-strings.ts). */
@@ -164,10 +185,11 @@ function* inspecting(
   const findings: ContentFinding[] = [];
   let spent = 0;
   const located: Located[] = [];
-  if (rules.length === 0) return { ok: true, findings, located };
-  const strings = walk(value, skip);
+  if (rules.length === 0) return { ok: true, findings, located, binaryItems: 0 };
+  const { strings, binaryItems } = walk(value, skip);
   for (const rule of rules) {
-    if (rule.config === undefined) return { ok: false, errorClass: 'policy_config_invalid', detector: rule.detector, findings };
+    if (rule.config === undefined)
+      return { ok: false, errorClass: 'policy_config_invalid', detector: rule.detector, findings, binaryItems };
     const detector = DETECTORS[rule.detector]!;
     const run = (text: string): Finding[] | 'detector_error' | 'detector_timeout' | 'inspection_budget_exceeded' => {
       const started = performance.now();
@@ -202,7 +224,7 @@ function* inspecting(
       if (plainKey && rule.detector !== 'secrets') continue;
       if (knownClean(rule.config, origin, text)) continue;
       const found = run(text);
-      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
+      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings, binaryItems };
       for (const span of found) add(path, span);
       if (found.length === 0 && rememberable(text)) rememberClean(rule.config, origin, text);
       yield;
@@ -211,12 +233,12 @@ function* inspecting(
     // A secret split across sibling strings: findings of their join that cross a boundary.
     for (const join of siblings(strings).flatMap(joinsOf)) {
       const found = run(join.text);
-      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings };
+      if (typeof found === 'string') return { ok: false, errorClass: found, detector: rule.detector, findings, binaryItems };
       for (const { path, span } of crossing(join, found)) add(path, { ...span, rule: `${span.rule ?? ''}(split)` });
       yield;
     }
   }
-  return { ok: true, findings, located };
+  return { ok: true, findings, located, binaryItems };
 }
 
 /** The detectors of `rules` over every string of `value` (but what `skip` leaves out); `origin` is whose words they are. */

@@ -26,7 +26,8 @@
 import type { TextOrigin } from '../../detectors/types.js';
 import type { Framed } from '../client/framing.js';
 import type { ContentRule } from './effective.js';
-import { findingSummary, inspect, redactValue, strongest, type ContentFinding, type Skip } from './inspect.js';
+import { findingSummary, redactValue, strongest, type ContentFinding, type Inspection } from './inspect.js';
+import { inspectContent } from './inspect-pool.js';
 
 /** Answers whose results are inspected: the methods that bring content to the model. */
 const INSPECTED_RESULTS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -52,18 +53,7 @@ export type MessageVerdict =
   | { readonly kind: 'drop' }
   | { readonly kind: 'refuse_server_request'; readonly id: string | number; readonly error: Record<string, unknown> };
 
-/**
- * Members that are protocol, not content (`resultType` "complete" is no one's words): skipped when
- * their value is a token that cannot hold a sentence; anything else in them is inspected like content.
- */
-const PROTOCOL_MEMBERS: ReadonlySet<string> = new Set(['resultType', 'type', 'mimeType', 'progressToken', 'level', 'logger']);
-const TOKEN = /^[\w./+-]{0,64}$/;
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function binaryMember(key: string, parent: Readonly<Record<string, unknown>>): boolean {
-  return key === 'blob' || (key === 'data' && (parent.type === 'image' || parent.type === 'audio'));
-}
 
 /** Everything one answer stream brought back: findings in order, what was done, binary items passed. */
 export class ResultInspector {
@@ -112,8 +102,11 @@ export class ResultInspector {
     return this.findings.length > 0 ? 'FLAGGED' : 'PASSED';
   }
 
-  /** One message as framing.ts classified it: what the client may see of it. */
-  inspectMessage(framed: Framed): MessageVerdict {
+  /**
+   * One message as framing.ts classified it: what the client may see of it. A large message is
+   * inspected in a worker thread (inspect-pool.ts); the messages of one stream go through one at a time.
+   */
+  async inspectMessage(framed: Framed): Promise<MessageVerdict> {
     if (framed.role === 'junk' || framed.role === 'stray') return this.drop(framed);
     const message = framed.message;
     if (!this.active) return { kind: 'pass', message };
@@ -126,11 +119,11 @@ export class ResultInspector {
           : { kind: 'pass', message };
       case 'response':
         // On the GET stream: an answer to a request of unknown method, read as any answer is.
-        return { kind: 'pass', message: this.answer(message, { id: message.id as string | number, method: 'unknown' }) };
+        return { kind: 'pass', message: await this.answer(message, { id: message.id as string | number, method: 'unknown' }) };
       case 'answer': {
         const awaited = this.awaited ?? { id: message.id as string | number, method: 'unknown' };
         const inspected = 'error' in message || INSPECTED_RESULTS.has(awaited.method);
-        return { kind: 'pass', message: inspected ? this.answer(message, awaited) : message };
+        return { kind: 'pass', message: inspected ? await this.answer(message, awaited) : message };
       }
     }
   }
@@ -146,30 +139,21 @@ export class ResultInspector {
     return { kind: 'drop' };
   }
 
-  private readonly skip: Skip = (key, parent) => {
-    if (PROTOCOL_MEMBERS.has(key)) {
-      const value = parent[key];
-      if (typeof value === 'string' && TOKEN.test(value)) return true;
-    }
-    if (!binaryMember(key, parent)) return false;
-    this.binaryItems++;
-    return true;
-  };
-
   /** Inspects `value` for a message of kind `what`; the strongest effect, or 'failed'. */
-  private examine(
+  private async examine(
     value: unknown,
     what: string,
     origin: TextOrigin,
     rules: readonly ContentRule[] = this.rules,
-  ): { effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown } {
-    let seen: ReturnType<typeof inspect>;
+  ): Promise<{ effect: 'BLOCK' | 'REDACT' | 'FLAG' | null | 'failed'; masked?: unknown }> {
+    let seen: Inspection;
     try {
-      seen = inspect(value, rules, origin, this.budgetMs, this.skip, this.totalMs);
+      seen = await inspectContent(value, rules, origin, this.budgetMs, this.totalMs, 'upstreamMessage');
     } catch {
       this.errorClass = 'detector_error';
       return { effect: 'failed' };
     }
+    this.binaryItems += seen.binaryItems;
     for (const f of seen.findings) {
       if (this.findings.length < MAX_KEPT_FINDINGS) this.findings.push({ ...f, message: what });
       else this.findingsDropped++;
@@ -193,12 +177,12 @@ export class ResultInspector {
    * model), read as data. An error is examined as `{error: {message, data}}`, so findings name
    * `$.error.message` or `$.error.data...`; a withheld error becomes the gateway's -32003.
    */
-  private answer(message: Record<string, unknown>, awaited: { id: string | number; method: string }): unknown {
+  private async answer(message: Record<string, unknown>, awaited: { id: string | number; method: string }): Promise<unknown> {
     const isError = 'error' in message;
     const member = isError ? 'error' : 'result';
     const seen = isError
-      ? this.examine({ error: message.error }, `error of ${awaited.method}`, 'data')
-      : this.examine(message.result, `result of ${awaited.method}`, 'data');
+      ? await this.examine({ error: message.error }, `error of ${awaited.method}`, 'data')
+      : await this.examine(message.result, `result of ${awaited.method}`, 'data');
     if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
     if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
       this.outcomes.add('withheld');
@@ -238,10 +222,10 @@ export class ResultInspector {
     };
   }
 
-  private serverRequest(message: Record<string, unknown>, id: string | number): MessageVerdict {
+  private async serverRequest(message: Record<string, unknown>, id: string | number): Promise<MessageVerdict> {
     // A sampling request is a prompt, an elicitation a question to the user: instructions are what they
     // are, so they are read as the server's own words (origin prompt), where only injection counts.
-    const seen = this.examine(message.params ?? {}, `request ${String(message.method)}`, 'prompt');
+    const seen = await this.examine(message.params ?? {}, `request ${String(message.method)}`, 'prompt');
     if (seen.effect !== null && seen.effect !== 'FLAG') this.keepOriginal(message);
     if (seen.effect === 'BLOCK' || seen.effect === 'failed') {
       this.outcomes.add('refused_to_server');
@@ -268,9 +252,9 @@ export class ResultInspector {
   private progressJoined = '';
   private dropping = false;
 
-  private notification(message: Record<string, unknown>, method: string): MessageVerdict {
+  private async notification(message: Record<string, unknown>, method: string): Promise<MessageVerdict> {
     const params = message.params ?? {};
-    let seen = this.examine(params, `notification ${method}`, 'data');
+    let seen = await this.examine(params, `notification ${method}`, 'data');
     const text = isObject(params) && method === 'notifications/progress' ? params.message : undefined;
     if (typeof text === 'string' && (seen.effect === null || seen.effect === 'FLAG')) {
       this.progressJoined = `${this.progressJoined}${text}`.slice(-MAX_JOINED_PROGRESS);
@@ -278,7 +262,7 @@ export class ResultInspector {
       const joined = this.dropping
         ? { effect: 'BLOCK' as const }
         : injection.length > 0
-          ? this.examine({ progress_messages: this.progressJoined }, 'progress messages of the stream, joined', 'data', injection)
+          ? await this.examine({ progress_messages: this.progressJoined }, 'progress messages of the stream, joined', 'data', injection)
           : { effect: null };
       if (joined.effect === 'BLOCK' || joined.effect === 'failed') seen = joined;
     }

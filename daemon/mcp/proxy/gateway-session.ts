@@ -62,7 +62,7 @@ export interface GatewayCall {
   /** Rewrites a result before it goes back (tools/list filtering). */
   readonly transform?: (result: Record<string, unknown>) => Record<string, unknown>;
   /** Rewrites the whole answer before it goes back (content inspection, proxy/results.ts): the session matched it to the request. */
-  readonly inspect?: (framed: Framed) => unknown;
+  readonly inspect?: (framed: Framed) => unknown | Promise<unknown>;
   /** Added to the error data of an upstream failure (the decision trace's id). */
   readonly failureData?: Readonly<Record<string, unknown>>;
 }
@@ -92,7 +92,7 @@ export async function answerThroughGatewaySession(res: ServerResponse, call: Gat
     answer.kind === 'result'
       ? { jsonrpc: '2.0', id: call.rpcId, result: call.transform ? call.transform(answer.result) : answer.result }
       : { jsonrpc: '2.0', id: call.rpcId, error: answer.error };
-  const text = JSON.stringify(call.inspect ? call.inspect({ role: 'answer', message: body }) : body);
+  const text = JSON.stringify(call.inspect ? await call.inspect({ role: 'answer', message: body }) : body);
   res.writeHead(200, { ...call.extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
   return {

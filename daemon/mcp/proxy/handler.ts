@@ -189,12 +189,15 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
 }
 
 /** The rewriting of a relayed answer: the watch's inspection, then the tools/list filter of what it passed. */
-function transformOf(view: ListView | null, watch: ResultWatch | null): { transform: (framed: Framed) => unknown } | null {
+function transformOf(
+  view: ListView | null,
+  watch: ResultWatch | null,
+): { transform: (framed: Framed) => unknown | Promise<unknown> } | null {
   if (view === null) return watch ? { transform: watch.transform } : null;
   if (watch === null) return { transform: (framed) => filterListMessage(framed, view) };
   return {
-    transform: (framed) => {
-      const out = watch.transform(framed);
+    transform: async (framed) => {
+      const out = await watch.transform(framed);
       if (out === DROP || framed.role !== 'answer') return out;
       return filterListMessage({ role: 'answer', message: out as Record<string, unknown> }, view);
     },

@@ -67,7 +67,7 @@ export async function relayJson(
   let answer: { framed: Record<string, unknown>; out: unknown } | null = null;
   for (const f of new StreamFraming(req.rpcId ?? null).frame(message)) {
     const item: Framed = f.role === 'request' || f.role === 'notification' ? { role: 'junk', why: `a ${f.role} inside a JSON answer` } : f;
-    const out = req.transform(item);
+    const out = await req.transform(item);
     if (item.role === 'answer' && out !== DROP) answer = { framed: item.message, out };
   }
   if (answer === null) {
@@ -86,11 +86,11 @@ export async function relayJson(
  * event per message kept, the event's id and retry on the last; an event with no data goes on as it
  * came, and one whose every message was dropped keeps only its id and retry (a client resumes from them).
  */
-function rewrite(
+async function rewrite(
   event: SseEvent,
   framing: StreamFraming,
-  transform: (framed: Framed) => unknown,
-): { text: string; answer?: Record<string, unknown> } {
+  transform: (framed: Framed) => unknown | Promise<unknown>,
+): Promise<{ text: string; answer?: Record<string, unknown> }> {
   if (event.data === null || event.data === '') return { text: formatSseEvent(event) };
   let value: unknown;
   let framed: Framed[];
@@ -103,7 +103,7 @@ function rewrite(
   const kept: unknown[] = [];
   let answer: Record<string, unknown> | undefined;
   for (const f of framed) {
-    const out = transform(f);
+    const out = await transform(f);
     if (f.role === 'answer') answer = f.message;
     if (out !== DROP) kept.push(out);
   }
@@ -147,7 +147,7 @@ export async function relaySse(
           continue;
         }
         if (req.transform) {
-          const out = rewrite(event, framing, req.transform);
+          const out = await rewrite(event, framing, req.transform);
           if (out.answer) seen = seenOf(out.answer);
           rebuilt.push(out.text);
           continue;

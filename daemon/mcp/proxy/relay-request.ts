@@ -40,7 +40,7 @@ export interface RelayRequest {
    * Rewrites each classified message of the answer (tools/list filtering, content inspection); DROP
    * keeps it from the client. With it, SSE events are parsed, framed and emitted again one by one.
    */
-  readonly transform?: (framed: Framed) => unknown;
+  readonly transform?: (framed: Framed) => unknown | Promise<unknown>;
   /** Headers the proxy adds to the answer (governance headers). */
   readonly extraHeaders: Readonly<Record<string, string>>;
   /** Called with an Mcp-Session-Id the upstream answered with, before the answer is sent on. */

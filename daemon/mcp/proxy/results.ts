@@ -39,7 +39,7 @@ export interface ResultScope {
 export interface ResultWatch {
   readonly inspector: ResultInspector;
   /** For forward.ts / gateway-session.ts: each classified message as it may be passed on, or DROP. */
-  transform(framed: Framed): unknown;
+  transform(framed: Framed): Promise<unknown>;
   /** Writes the MCP_CONTENT trace when something was found; never throws. */
   record(): Promise<void>;
 }
@@ -51,8 +51,8 @@ export function watchResults(deps: Deps, policies: readonly LoadedContentPolicy[
   const inspector = new ResultInspector(rules, deps.config.detectorBudgetMs, scope.awaited, randomUUID(), deps.config.inspectionBudgetMs);
   return {
     inspector,
-    transform(framed) {
-      const verdict = inspector.inspectMessage(framed);
+    async transform(framed) {
+      const verdict = await inspector.inspectMessage(framed);
       if (verdict.kind === 'pass') return verdict.message;
       if (verdict.kind === 'drop') return DROP;
       if (scope.upstream !== null) {

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { warmPdf } from './documents.js';
 import { extractBytes } from './extract.js';
 import type { ExtractJob, ExtractReply } from './worker-protocol.js';
-import { READY } from './worker-protocol.js';
+import { READY } from '../../threads/worker-pool.js';
 
 // Library chatter must not reach the daemon's JSON log stream on stdout.
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = () => {};

@@ -13,6 +13,3 @@ export interface ExtractReply {
   readonly id: number;
   readonly result: ExtractResult;
 }
-
-/** Sent once when the worker's libraries are loaded. */
-export const READY = 'ready';

@@ -12,15 +12,8 @@
 // caller (inspectAhead: a large message does not hold the daemon's thread); run alone (tests), the
 // stage makes it itself.
 import { contentRules, type ContentRule } from '../../content/effective.js';
-import {
-  type ContentFinding,
-  findingSummary,
-  type Inspection,
-  inspect,
-  inspectInTurns,
-  redactValue,
-  strongest,
-} from '../../content/inspect.js';
+import { type ContentFinding, findingSummary, type Inspection, inspect, redactValue, strongest } from '../../content/inspect.js';
+import { inspectContent } from '../../content/inspect-pool.js';
 import { pass, refuse, type CallContext, type CallState, type StageVerdict, type Stage } from './types.js';
 
 /** What the stage reads: [arguments, other params], one value so that one budget bounds the message. */
@@ -39,11 +32,14 @@ export function contentInput(ctx: CallContext): ContentInput {
   };
 }
 
-/** The inspection the stage will read, made in turns (inspect.ts inspectInTurns) within `totalMs`. */
+/**
+ * The inspection the stage will read, made within `totalMs`: a large message's in a worker thread,
+ * a small one's in turns (inspect-pool.ts inspectContent).
+ */
 export async function inspectAhead(ctx: CallContext, totalMs: number): Promise<CallContext> {
   const { value, rules } = contentInput(ctx);
   // The caller's own words to the detectors: read as a prompt, not as data.
-  return { ...ctx, inspection: await inspectInTurns(value, rules, 'prompt', ctx.detectorBudgetMs, totalMs) };
+  return { ...ctx, inspection: await inspectContent(value, rules, 'prompt', ctx.detectorBudgetMs, totalMs) };
 }
 
 /** A finding's path from the pair: `$[0]...` is an argument's (`$...`), `$[1]...` another member of params (`params...`). */

@@ -16,15 +16,19 @@ const listen = z
 
 const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
 
-const cidrList = z
-  .string()
-  .default('')
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+/** A comma-separated setting as its non-empty, trimmed items. */
+const commaList = () =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+
+const cidrList = commaList();
 
 /** Exact browser origins, comma-separated (http/origin.ts); stored lower case as browsers send them. */
 const originList = z
@@ -69,19 +73,10 @@ export function defaultPublicUrl(host: string, port: number): string {
 }
 
 /** Executables stdio MCP servers may run: absolute paths or bare names looked up on PATH at start. */
-const commandList = z
-  .string()
-  .default('')
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
-  .refine(
-    (list) => list.every((c) => (c.startsWith('/') && !c.split('/').includes('..')) || /^[A-Za-z0-9._+-]+$/.test(c)),
-    'expected comma-separated absolute paths or bare program names (npx, uvx, /usr/local/bin/server)',
-  );
+const commandList = commaList().refine(
+  (list) => list.every((c) => (c.startsWith('/') && !c.split('/').includes('..')) || /^[A-Za-z0-9._+-]+$/.test(c)),
+  'expected comma-separated absolute paths or bare program names (npx, uvx, /usr/local/bin/server)',
+);
 
 const flag = z
   .enum(['0', '1', 'true', 'false'], { error: 'expected 1/true or 0/false' })

@@ -1,9 +1,10 @@
 // A stdio MCP server written for the tests: `inject` answers a result that carries a prompt
-// injection, `crash` exits in the middle of the call without answering, `hello` answers plainly.
+// injection, `crash` exits in the middle of the call without answering, `hang` never answers,
+// `garble` writes a line that is not JSON-RPC, `hello` answers plainly.
 // A plain script with no import or export (node 20 reads a .js with no package.json beside it as
 // CommonJS, and the sandbox shows it only its own folder): run `node dist/test/helpers/hostile-stdio-server.js`.
 
-const HOSTILE_TOOLS = ['hello', 'inject', 'crash'].map((name) => ({
+const HOSTILE_TOOLS = ['hello', 'inject', 'crash', 'hang', 'garble'].map((name) => ({
   name,
   description: `The ${name} tool.`,
   inputSchema: { type: 'object', properties: {} },
@@ -27,6 +28,8 @@ function answerRequest(id: unknown, method: string, params: Record<string, unkno
   if (method === 'tools/list') return sendMessage({ jsonrpc: '2.0', id, result: { tools: HOSTILE_TOOLS } });
   if (method === 'tools/call') {
     if (params?.name === 'crash') process.exit(3);
+    if (params?.name === 'hang') return;
+    if (params?.name === 'garble') return void process.stdout.write('this is not JSON-RPC\n');
     const text = params?.name === 'inject' ? INJECTION : 'hello from stdio';
     return sendMessage({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
   }

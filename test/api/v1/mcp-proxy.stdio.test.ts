@@ -3,7 +3,8 @@
 // (initialize answered by the gateway, tools/list, tools/call of echo with its decision trace and
 // outcome), and a hostile stdio program (test/helpers/hostile-stdio-server.ts): a DENY rule refuses
 // without reaching the process, an injection in a result is withheld, a program that exits
-// mid-call gives a bounded -32007 and leaves no process, and a targeted stop ends the process.
+// mid-call gives a bounded -32007 and leaves no process, one that never answers -32007 at the call
+// deadline, one that writes non-JSON -32006, and a targeted stop ends the process.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +166,28 @@ t.test(
     t.ok((await processesOf(gw, id)).length > 0, 'the other server runs on');
   },
 );
+
+t.test('a stdio program that never answers gives -32007 at the call deadline; one that breaks the protocol gives -32006', async (t) => {
+  const gw = await startTestGateway(t, { env: { ...STDIO_ON, GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS: '5' } });
+  const id = await activeStdio(t, gw, hostile('hostile'), {});
+  const client = await sdkClient(t, gw, id);
+  const failure = (name: string) =>
+    client.callTool({ name, arguments: {} }, undefined, { timeout: 120_000 }).then(
+      () => null,
+      (err: unknown) => err as McpError & { data: { detail: string; trace_id: string } },
+    );
+  const hung = await failure('hang');
+  t.ok(hung instanceof McpError, 'a JSON-RPC error at the deadline');
+  t.equal(hung!.code, -32007);
+  t.equal(hung!.data.detail, 'the stdio server did not answer tools/call within 5000 ms');
+  t.match(await outcomeOf(gw, hung!.data.trace_id), { outcome: 'timeout', rpc_code: -32007 });
+  const garbled = await failure('garble');
+  t.ok(garbled instanceof McpError);
+  t.equal(garbled!.code, -32006);
+  t.match(garbled!.data.detail, /broke the protocol: the server wrote a line on stdout that is not JSON/);
+  t.match(await outcomeOf(gw, garbled!.data.trace_id), { outcome: 'invalid_response', rpc_code: -32006 });
+  t.ok(await eventually(async () => (await processesOf(gw, id)).length === 0), 'the process that broke the protocol is gone');
+});
 
 t.test('the targeted stop of a stdio server ends its process; the next call is refused', async (t) => {
   const gw = await startTestGateway(t, { env: STDIO_ON });

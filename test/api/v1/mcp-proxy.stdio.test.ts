@@ -4,14 +4,18 @@
 // outcome), and a hostile stdio program (test/helpers/hostile-stdio-server.ts): a DENY rule refuses
 // without reaching the process, an injection in a result is withheld, a program that exits
 // mid-call gives a bounded -32007 and leaves no process, one that never answers -32007 at the call
-// deadline, one that writes non-JSON -32006, and a targeted stop ends the process.
+// deadline, one that writes non-JSON -32006, and a targeted stop ends the process. gatewayctl
+// bridge works unchanged: a host sees the proxy URL.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_BIN } from '../../helpers/cli.js';
 import { eventually } from '../../helpers/eventually.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { callTraces } from '../../helpers/mcp-proxy.js';
@@ -203,4 +207,33 @@ t.test('the targeted stop of a stdio server ends its process; the next call is r
   );
   t.ok(refused instanceof McpError, 'refused after the stop');
   t.same(await processesOf(gw, id), [], 'and not started again');
+});
+
+t.test('gatewayctl bridge to a stdio server: list and call, as for an HTTP one', async (t) => {
+  const gw = await startTestGateway(t, { env: STDIO_ON });
+  const id = await activeStdio(t, gw, hostile('hostile'), {});
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-stdio-bridge-'));
+  t.teardown(() => fs.rm(home, { recursive: true, force: true }));
+  const tokenFile = path.join(home, 'bridge.token');
+  await fs.writeFile(tokenFile, `${await gw.key('viewer')}\n`, { mode: 0o600 });
+  const client = new Client({ name: 'stdio-bridge', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_BIN, 'bridge', id],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        GATEWAYCTL_CONFIG: path.join(home, 'none.json'),
+        GATEWAY_URL: gw.url,
+        GATEWAY_TOKEN_FILE: tokenFile,
+      },
+      stderr: 'pipe',
+      cwd: home,
+    }),
+  );
+  t.teardown(() => client.close());
+  t.match(client.getServerVersion(), { name: 'hostile-stdio' });
+  t.ok((await client.listTools()).tools.some((x) => x.name === 'hello'));
+  t.equal(textOf(await client.callTool({ name: 'hello', arguments: {} })), 'hello from stdio');
 });

@@ -193,6 +193,32 @@ t.test('a stdio program that never answers gives -32007 at the call deadline; on
   t.ok(await eventually(async () => (await processesOf(gw, id)).length === 0), 'the process that broke the protocol is gone');
 });
 
+t.test('a held call to a stdio server: approved by a person, then forwarded once', async (t) => {
+  const gw = await startTestGateway(t, { env: STDIO_ON });
+  const id = await activeStdio(t, gw, hostile('hostile'), { hello: 'REQUIRE_APPROVAL' });
+  const alice = await gw.key('admin', 'alice');
+  const client = await sdkClient(t, gw, id);
+  const attempt = () =>
+    client.callTool({ name: 'hello', arguments: {} }).then(
+      () => null,
+      (err: unknown) => err as McpError & { data: { approval_id: string; reason: string } },
+    );
+  const held = await attempt();
+  t.ok(held instanceof McpError);
+  t.match(held, { code: -32004, data: { reason: 'TOOL_REQUIRES_APPROVAL', approval_id: String } });
+  const approvalId = held!.data.approval_id;
+  const decided = await gw.api('POST', `/api/v1/mcp/approvals/${approvalId}/decide`, { token: alice, body: { approved: true } });
+  t.equal(decided.status, 200, decided.status === 200 ? 'approved' : decided.text);
+  const forwarded = await client.callTool({ name: 'hello', arguments: { _gateway_approval_id: approvalId } });
+  t.equal(textOf(forwarded), 'hello from stdio', 'the approved call reaches the process');
+  const spent = await attempt();
+  t.match(spent, { code: -32004 }, 'the next one is held again');
+  t.same(
+    (await callTraces(gw)).map((x) => x.decision),
+    ['PENDING_APPROVAL', 'PASSED', 'PENDING_APPROVAL'],
+  );
+});
+
 t.test('the targeted stop of a stdio server ends its process; the next call is refused', async (t) => {
   const gw = await startTestGateway(t, { env: STDIO_ON });
   const id = await activeStdio(t, gw, hostile('hostile'), {});

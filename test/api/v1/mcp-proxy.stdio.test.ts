@@ -4,8 +4,8 @@
 // outcome), and a hostile stdio program (test/helpers/hostile-stdio-server.ts): a DENY rule refuses
 // without reaching the process, an injection in a result is withheld, a program that exits
 // mid-call gives a bounded -32007 and leaves no process, one that never answers -32007 at the call
-// deadline, one that writes non-JSON -32006, and a targeted stop ends the process. gatewayctl
-// bridge works unchanged: a host sees the proxy URL.
+// deadline, one that writes non-JSON -32006, a held call approved (and in wait mode) then forwarded,
+// and a targeted stop ends the process. gatewayctl bridge works unchanged: a host sees the proxy URL.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,11 +75,11 @@ async function activeStdio(t: Test, gw: TestGateway, body: Record<string, unknow
   return reg.body.id as string;
 }
 
-async function sdkClient(t: Test, gw: TestGateway, serverId: string): Promise<Client> {
+async function sdkClient(t: Test, gw: TestGateway, serverId: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'stdio-forward-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${gw.url}/api/v1/mcp/proxy/${serverId}`), {
-      requestInit: { headers: { authorization: `Bearer ${gw.adminToken}` } },
+      requestInit: { headers: { authorization: `Bearer ${gw.adminToken}`, ...headers } },
     }),
   );
   t.teardown(() => client.close());
@@ -217,6 +217,26 @@ t.test('a held call to a stdio server: approved by a person, then forwarded once
     (await callTraces(gw)).map((x) => x.decision),
     ['PENDING_APPROVAL', 'PASSED', 'PENDING_APPROVAL'],
   );
+});
+
+t.test('wait mode to a stdio server: the call waits for the decision, then reaches the process', async (t) => {
+  const gw = await startTestGateway(t, { env: STDIO_ON });
+  const id = await activeStdio(t, gw, hostile('hostile'), { hello: 'REQUIRE_APPROVAL' });
+  const alice = await gw.key('admin', 'alice');
+  const client = await sdkClient(t, gw, id, { 'x-gateway-approval-wait': '120' });
+  const call = client.callTool({ name: 'hello', arguments: {} }, undefined, { timeout: 180_000 });
+  let approvalId: string | undefined;
+  t.ok(
+    await eventually(async () => {
+      const open = (await gw.api('GET', '/api/v1/mcp/approvals')).body.approvals as { id: string }[];
+      approvalId = open[0]?.id;
+      return approvalId !== undefined;
+    }),
+    'the held call opened an approval request',
+  );
+  const decided = await gw.api('POST', `/api/v1/mcp/approvals/${approvalId}/decide`, { token: alice, body: { approved: true } });
+  t.equal(decided.status, 200, decided.status === 200 ? 'approved' : decided.text);
+  t.equal(textOf(await call), 'hello from stdio', 'the waiting call is answered by the process');
 });
 
 t.test('the targeted stop of a stdio server ends its process; the next call is refused', async (t) => {

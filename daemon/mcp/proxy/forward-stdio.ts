@@ -90,7 +90,8 @@ export async function answerThroughStdio(res: ServerResponse, call: StdioCall, r
           result: call.transform ? call.transform(answer.result as Record<string, unknown>) : answer.result,
         }
       : { jsonrpc: '2.0', id: call.rpcId, error: answer.error };
-  const text = JSON.stringify(call.inspect ? call.inspect({ role: 'answer', message: body }) : body);
+  // Awaited: the results inspection may run in a worker (main's i25-pool makes it asynchronous).
+  const text = JSON.stringify(call.inspect ? await call.inspect({ role: 'answer', message: body }) : body);
   if (res.destroyed) return { upstreamStatus: null, outcome: 'client_gone', rpcCode: null, latencyMs };
   res.writeHead(200, { ...call.extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);

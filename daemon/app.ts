@@ -124,8 +124,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   // The browser origin of that URL (http/origin.ts), known once listening when it is the listen address.
   let ownOrigin = config.publicUrl === null ? null : originOf(config.publicUrl);
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
-  const mcpProxy = createMcpProxy(deps);
   const stdio = await startStdioServers(config, log);
+  const mcpProxy = createMcpProxy(deps, stdio);
   const unhook = [
     afterStopSet(async (projectId) => void (await stdio.stopProject(projectId))),
     afterServerStop(async (serverId) => void (await stdio.stopServer(serverId))),

@@ -9,6 +9,7 @@ import { proxyOther, proxyPost } from '../../mcp/proxy/handler.js';
 import { OutcomeRecorder } from '../../mcp/proxy/outcomes.js';
 import { mcpEmergencyStop, stopBody } from '../../mcp/servers/emergency-stop.js';
 import type { ProxyDeps } from '../../mcp/proxy/tool-call.js';
+import type { StdioServers } from '../../mcp/stdio/stdio-servers.js';
 import type { Deps } from '../../deps.js';
 import { actorOf } from '../actor.js';
 
@@ -18,9 +19,9 @@ export interface McpProxy {
   readonly outcomes: OutcomeRecorder;
 }
 
-export function createMcpProxy(deps: Deps): McpProxy {
+export function createMcpProxy(deps: Deps, stdio?: StdioServers): McpProxy {
   const outcomes = new OutcomeRecorder(deps.sql, deps.log.child({ subsystem: 'mcp-proxy' }));
-  const proxy: ProxyDeps = { ...deps, outcomes };
+  const proxy: ProxyDeps = { ...deps, outcomes, ...(stdio ? { stdio } : {}) };
   const routes: Route[] = [
     {
       method: 'POST',

@@ -7,7 +7,9 @@
 // rule; an MCP_CONTENT trace when the content stage found something) and is forwarded, a tools/list
 // answer filtered as the project's mcp_tools_list says (list-filter.ts), every request's answer
 // stream watched by the results inspection (results.ts, its messages framed by client/framing.ts).
+// A stdio server's messages go to its process through the gateway's own session (forward-stdio.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
+import { sendStatusError } from '../../http/respond.js';
 import { GatewayError } from '../../../shared/errors.js';
 import type { ServerRow } from '../servers/registry.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
@@ -15,6 +17,7 @@ import type { Framed } from '../client/framing.js';
 import { relay } from './forward.js';
 import { DROP, upstreamLimits } from './relay-request.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
+import { stdioMessage, stdioRoute } from './forward-stdio.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
@@ -127,6 +130,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
   const signIn = gate.state.signIn ?? {};
   const headersOut = upstreamHeaders(r.req.headers, signIn, 'POST');
   const url = new URL(caller.server.server_url);
+  const stdio = caller.server.transport === 'stdio';
   // Every request's answer stream is watched (results.ts): its result where the method brings content
   // to the model, its error always, and whatever else the upstream sends on the stream.
   const watch =
@@ -139,9 +143,18 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           callTraceId: null,
           agentId: caller.agent?.id ?? null,
           environment,
-          upstream: ownSession(r, msg) ? { url, headers: headersOut } : null,
+          upstream: ownSession(r, msg) && !stdio ? { url, headers: headersOut } : null,
         })
       : null;
+  if (stdio)
+    return stdioMessage(stdioRoute(deps), msg, {
+      server: caller.server,
+      params: params ?? {},
+      extraHeaders: {},
+      ...(view ? { transform: (result: Record<string, unknown>) => filterToolsResult(result, view) } : {}),
+      ...(watch ? { inspect: watch.transform } : {}),
+      done: async () => void (await watch?.record()),
+    });
   if (msg.kind === 'request' && !ownSession(r, msg)) {
     return {
       stream: async (res) => {
@@ -212,6 +225,12 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
   if ('refused' in caller) return caller.refused;
   const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
   if (gate.kind === 'refuse') return reply(rpcError(null, gate.refusal.code, { ...gate.refusal.detail.data }, gate.refusal.detail.message));
+  // The gateway holds a stdio server's session itself: there is no event stream or session of the caller's to end.
+  if (caller.server.transport === 'stdio')
+    return {
+      stream: async (res) =>
+        sendStatusError(res, 405, `A stdio MCP server takes POST only through the proxy, not ${method}.`, { Allow: 'POST' }),
+    };
   const sessionId = caller.sessionId;
   const headersOut = upstreamHeaders(r.req.headers, gate.state.signIn ?? {}, method);
   const url = new URL(caller.server.server_url);

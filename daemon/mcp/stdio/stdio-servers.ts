@@ -112,7 +112,8 @@ export class StdioServers {
       backoffMs: 1000,
       maxBackoffMs: 5 * 60_000,
       clientInfo: { name: 'governance-gateway', version: '1' },
-      // Server-initiated requests have nowhere to go before the forward path: refused, never left waiting.
+      // Server-initiated requests (sampling, roots, elicitation) are not passed to callers: the gateway holds
+      // the session (proxy/forward-stdio.ts). Refused, never left waiting.
       onServerMessage: (message) => {
         if (message.id !== undefined && typeof message.method === 'string')
           upstream.answer(message.id as string | number, { error: { code: -32601, message: 'not available through the gateway yet' } });

@@ -18,6 +18,23 @@ export interface RpcError {
   code: number;
   message: string;
   data?: unknown;
+  /** Set on the upstream's own errors only (a symbol: no answer the server writes can carry it). */
+  [STDIO_FAILURE]?: StdioFailure;
+}
+
+/** Why the stdio upstream itself answered with an error: the process is not there, it broke the protocol, or it took too long. */
+export type StdioFailure = keyof typeof STDIO_ERRORS;
+
+export const STDIO_FAILURE: unique symbol = Symbol('stdio upstream failure');
+
+/** One of the upstream's own errors, marked so the proxy tells it from the server's answer. */
+function failure(kind: StdioFailure, message: string): { error: RpcError } {
+  return { error: { code: STDIO_ERRORS[kind], message, [STDIO_FAILURE]: kind } };
+}
+
+/** Why the stdio upstream failed this answer; null when the answer is the server's own. */
+export function stdioFailureOf(answer: RpcAnswer): StdioFailure | null {
+  return 'error' in answer ? (answer.error[STDIO_FAILURE] ?? null) : null;
 }
 
 export type RpcAnswer = { readonly result: unknown } | { readonly error: RpcError };
@@ -93,7 +110,7 @@ export class StdioUpstream {
     try {
       await this.initialized(deadlineMs);
     } catch (err) {
-      return { error: { code: STDIO_ERRORS.unavailable, message: (err as Error).message } };
+      return failure('unavailable', (err as Error).message);
     }
     return this.send(method, params, deadlineMs);
   }
@@ -153,15 +170,14 @@ export class StdioUpstream {
 
   private send(method: string, params: unknown, deadlineMs: number): Promise<RpcAnswer> {
     const proc = this.proc;
-    if (!proc)
-      return Promise.resolve({ error: { code: STDIO_ERRORS.unavailable, message: this.lastEnd ?? 'the stdio server is not running' } });
+    if (!proc) return Promise.resolve(failure('unavailable', this.lastEnd ?? 'the stdio server is not running'));
     const id = this.nextId++;
     this.holdOpen();
     return new Promise<RpcAnswer>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         this.notify('notifications/cancelled', { requestId: id, reason: 'the gateway stopped waiting' });
-        resolve({ error: { code: STDIO_ERRORS.timeout, message: `the stdio server did not answer ${method} within ${deadlineMs} ms` } });
+        resolve(failure('timeout', `the stdio server did not answer ${method} within ${deadlineMs} ms`));
         this.idleLater();
       }, deadlineMs);
       this.pending.set(id, {
@@ -173,7 +189,7 @@ export class StdioUpstream {
         },
       });
       if (!proc.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }))
-        this.settle(id, { error: { code: STDIO_ERRORS.unavailable, message: this.lastEnd ?? 'the stdio server is not running' } });
+        this.settle(id, failure('unavailable', this.lastEnd ?? 'the stdio server is not running'));
     });
   }
 
@@ -197,7 +213,7 @@ export class StdioUpstream {
           ? {
               error: isObject(message.error)
                 ? (message.error as unknown as RpcError)
-                : { code: STDIO_ERRORS.protocol, message: 'malformed error' },
+                : failure('protocol', 'the stdio server answered with a malformed error').error,
             }
           : { result: message.result };
       this.settle(message.id, answer);
@@ -220,8 +236,8 @@ export class StdioUpstream {
     this.stopping = false;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    const code = end.kind === 'protocol' ? STDIO_ERRORS.protocol : STDIO_ERRORS.unavailable;
-    for (const id of [...this.pending.keys()]) this.settle(id, { error: { code, message: this.lastEnd } });
+    const kind: StdioFailure = end.kind === 'protocol' ? 'protocol' : 'unavailable';
+    for (const id of [...this.pending.keys()]) this.settle(id, failure(kind, this.lastEnd));
     if (end.kind !== 'exited') void proc.stop();
   }
 

@@ -1,5 +1,6 @@
 // Step `forward`, the last: the decided call goes upstream through the caller's own session
-// (forward.ts relay) or a one-off gateway session (gateway-session.ts), with the arguments and
+// (forward.ts relay) or a one-off gateway session (gateway-session.ts), or, to a stdio server, to
+// its process through the gateway's own session with it (forward-stdio.ts), with the arguments and
 // other params a REDACT content policy masked, the server's sign-in and the Mcp-Param-* headers of
 // what is forwarded. Its answer passes through two more named passes, as a proxy library's outgoing
 // passes: `inspectResult` (results.ts: the results policies over each message coming back, when any
@@ -8,6 +9,7 @@
 import type { Reply } from '../../../http/types.js';
 import { answerThroughGatewaySession } from '../gateway-session.js';
 import { relay } from '../forward.js';
+import { answerThroughStdio, stdioRoute } from '../forward-stdio.js';
 import { upstreamHeaders } from '../headers.js';
 import { forwardedParamHeaders } from '../param-headers.js';
 import { upstreamLimits, type RelayResult } from '../relay-request.js';
@@ -72,30 +74,15 @@ export const forwardStep: Step = {
       ctx.tool?.inputSchema,
       params.arguments as Record<string, unknown> | undefined,
     );
-    const watch = inspectResult(j, call.ownSession ? { url, headers: headersOut } : null);
+    const stdio = server.transport === 'stdio';
+    const watch = inspectResult(j, call.ownSession && !stdio ? { url, headers: headersOut } : null);
     return {
       stream: async (res) => {
-        const result = call.ownSession
-          ? await relay(
-              res,
-              {
-                url,
-                method: 'POST',
-                headers: headersOut,
-                body: JSON.stringify({ ...(r.body as Record<string, unknown>), params }),
-                rpcId: msg.id,
-                rpcMethod: 'tools/call',
-                extraHeaders: headers,
-                ...(watch ? { transform: watch.transform } : {}),
-                ...(call.sessionId !== undefined ? { onSessionGone: () => unbindSession(deps.sql, server.id, call.sessionId!) } : {}),
-              },
-              limits,
-            )
-          : await answerThroughGatewaySession(
+        const result = stdio
+          ? await answerThroughStdio(
               res,
               {
                 server,
-                auth: call.auth!,
                 method: 'tools/call',
                 params,
                 rpcId: msg.id,
@@ -103,8 +90,38 @@ export const forwardStep: Step = {
                 failureData: { trace_id: recorded.written.id },
                 ...(watch ? { inspect: watch.transform } : {}),
               },
-              limits,
-            );
+              stdioRoute(deps),
+            )
+          : call.ownSession
+            ? await relay(
+                res,
+                {
+                  url,
+                  method: 'POST',
+                  headers: headersOut,
+                  body: JSON.stringify({ ...(r.body as Record<string, unknown>), params }),
+                  rpcId: msg.id,
+                  rpcMethod: 'tools/call',
+                  extraHeaders: headers,
+                  ...(watch ? { transform: watch.transform } : {}),
+                  ...(call.sessionId !== undefined ? { onSessionGone: () => unbindSession(deps.sql, server.id, call.sessionId!) } : {}),
+                },
+                limits,
+              )
+            : await answerThroughGatewaySession(
+                res,
+                {
+                  server,
+                  auth: call.auth!,
+                  method: 'tools/call',
+                  params,
+                  rpcId: msg.id,
+                  extraHeaders: headers,
+                  failureData: { trace_id: recorded.written.id },
+                  ...(watch ? { inspect: watch.transform } : {}),
+                },
+                limits,
+              );
         await recordOutcome(j, result, watch);
       },
     };

@@ -7,6 +7,7 @@ import type { Reply, RouteRequest } from '../../../http/types.js';
 import type { PersistOutcome } from '../../../ledger/dlq-outcome.js';
 import type { UpstreamAuth } from '../../client/upstream-auth.js';
 import type { ServerRow } from '../../servers/registry.js';
+import type { StdioServers } from '../../stdio/stdio-servers.js';
 import type { OutcomeRecorder } from '../outcomes.js';
 import type { CallFacts } from '../record.js';
 import type { RpcMessage } from '../rpc.js';
@@ -14,6 +15,8 @@ import type { CallAgent, CallContext, Decision } from '../stages/types.js';
 
 export interface ProxyDeps extends Deps {
   readonly outcomes: OutcomeRecorder;
+  /** The daemon's stdio servers (transport 'stdio' is forwarded to them); absent where it runs none. */
+  readonly stdio?: StdioServers;
 }
 
 export interface CallRequest {

@@ -1,0 +1,129 @@
+// Forwarding to a stdio server (transport 'stdio'): the gateway holds the MCP session itself, one
+// shared process per server (mcp/stdio/stdio-upstream.ts), so a caller's message never reaches the
+// process as it came. `initialize` is answered by the gateway from the process's own handshake;
+// the caller's notifications and responses are taken (202) and go no further (the gateway made the
+// handshake; the server's requests are refused by the gateway); every other request goes through
+// the Upstream interface (client/upstream.ts) with GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS as its
+// deadline, and its answer is written as gateway-session.ts writes one: the result under the
+// caller's id, rewritten by `transform` (tools/list filter) and `inspect` (results inspection).
+// The upstream's own failures map as HTTP failures do (upstream-failure.ts): the process not there,
+// exited mid-call or not answering in time -> -32007; stdout that broke the protocol, or a result
+// that is not an object -> -32006; the error names why.
+import type { ServerResponse } from 'node:http';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Reply } from '../../http/types.js';
+import type { McpFailureKind } from '../client/errors.js';
+import type { RpcAnswer, Upstream } from '../client/upstream.js';
+import type { ServerRow } from '../servers/registry.js';
+import { stdioDefinition } from '../servers/stdio-record.js';
+import { StdioRefusal, type StdioServers } from '../stdio/stdio-servers.js';
+import { type StdioFailure, stdioFailureOf } from '../stdio/stdio-upstream.js';
+import type { GatewayCall } from './gateway-session.js';
+import type { RelayResult } from './relay-request.js';
+import { failureOutcome, failureReason, sendRpcError } from './upstream-failure.js';
+import type { RpcMessage } from './rpc.js';
+
+export interface StdioRoute {
+  /** The daemon's stdio servers; absent where this daemon runs none. */
+  readonly stdio: StdioServers | undefined;
+  readonly box: SecretBox;
+  /** GATEWAY_UPSTREAM_CALL_TIMEOUT_SECONDS, in ms: the whole call, process start and handshake included. */
+  readonly deadlineMs: number;
+}
+
+export type StdioCall = Omit<GatewayCall, 'auth'>;
+
+/** Where the proxy's stdio servers are and the deadline of a call to one. */
+export function stdioRoute(deps: { stdio?: StdioServers; secretBox: SecretBox; config: { upstreamCallTimeoutMs: number } }): StdioRoute {
+  return { stdio: deps.stdio, box: deps.secretBox, deadlineMs: deps.config.upstreamCallTimeoutMs };
+}
+
+const FAILURE_KIND: Record<StdioFailure, McpFailureKind> = { unavailable: 'unreachable', timeout: 'timeout', protocol: 'invalid_response' };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The server's process, or why there is none (not allowed here, no sandbox, no stdio on this daemon). */
+async function upstreamOf(route: StdioRoute, server: ServerRow): Promise<Upstream | string> {
+  if (!route.stdio) return 'this daemon runs no stdio servers';
+  try {
+    return await route.stdio.upstream(stdioDefinition(route.box, server));
+  } catch (err) {
+    if (err instanceof StdioRefusal) return err.message;
+    throw err;
+  }
+}
+
+function failed(res: ServerResponse, call: StdioCall, kind: McpFailureKind, detail: string, started: number): RelayResult {
+  sendRpcError(res, call.rpcId, failureReason(kind), { detail, ...call.failureData }, call.extraHeaders);
+  return { upstreamStatus: null, ...failureOutcome(kind), latencyMs: performance.now() - started };
+}
+
+/** The upstream's answer as the one the caller gets: a result object, the server's error, or a failure. */
+async function ask(upstream: Upstream, call: StdioCall, deadlineMs: number): Promise<RpcAnswer> {
+  if (call.method === 'initialize') {
+    try {
+      return { result: await upstream.initialized(deadlineMs) };
+    } catch (err) {
+      return { error: { code: -32003, message: `initialize: ${(err as Error).message}` } };
+    }
+  }
+  return upstream.request(call.method, call.params, deadlineMs);
+}
+
+/** Makes one request of the stdio server and writes the answer; never throws for upstream faults. */
+export async function answerThroughStdio(res: ServerResponse, call: StdioCall, route: StdioRoute): Promise<RelayResult> {
+  const started = performance.now();
+  const upstream = await upstreamOf(route, call.server);
+  if (typeof upstream === 'string') return failed(res, call, 'unreachable', upstream, started);
+  const answer = await ask(upstream, call, route.deadlineMs);
+  const latencyMs = performance.now() - started;
+  const own = stdioFailureOf(answer);
+  if (own !== null && 'error' in answer) return failed(res, call, FAILURE_KIND[own], answer.error.message, started);
+  if (call.method === 'initialize' && 'error' in answer) return failed(res, call, 'unreachable', answer.error.message, started);
+  if ('result' in answer && !isObject(answer.result))
+    return failed(res, call, 'invalid_response', `the stdio server's ${call.method} result is not an object`, started);
+  const body =
+    'result' in answer
+      ? {
+          jsonrpc: '2.0',
+          id: call.rpcId,
+          result: call.transform ? call.transform(answer.result as Record<string, unknown>) : answer.result,
+        }
+      : { jsonrpc: '2.0', id: call.rpcId, error: answer.error };
+  // Awaited: the results inspection may run in a worker (main's i25-pool makes it asynchronous).
+  const text = JSON.stringify(call.inspect ? await call.inspect({ role: 'answer', message: body }) : body);
+  if (res.destroyed) return { upstreamStatus: null, outcome: 'client_gone', rpcCode: null, latencyMs };
+  res.writeHead(200, { ...call.extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return {
+    upstreamStatus: null,
+    outcome: 'result' in answer ? 'ok' : 'rpc_error',
+    rpcCode: 'error' in answer ? answer.error.code : null,
+    latencyMs,
+  };
+}
+
+/**
+ * A message other than tools/call to a stdio server: notifications and responses end here (202),
+ * requests are answered through the process. `done` runs once the answer is written (the results trace).
+ */
+export function stdioMessage(
+  route: StdioRoute,
+  msg: RpcMessage,
+  call: Omit<StdioCall, 'method' | 'rpcId'> & { done: () => Promise<void> },
+): Reply {
+  if (msg.kind !== 'request')
+    return {
+      stream: async (res) => {
+        res.writeHead(202, call.extraHeaders);
+        res.end();
+      },
+    };
+  const { done, ...rest } = call;
+  return {
+    stream: async (res) => {
+      await answerThroughStdio(res, { ...rest, method: msg.method, rpcId: msg.id }, route);
+      await done();
+    },
+  };
+}

@@ -6,8 +6,8 @@
 import type { UpstreamAuth } from './upstream-auth.js';
 import { UpstreamDeadline } from './deadline.js';
 import { handshake, type Handshake } from './handshake.js';
-import { McpClientError } from './errors.js';
-import { parseTool, type McpTool } from './tool-surface.js';
+import type { McpTool } from './tool-surface.js';
+import { allTools } from './tool-pages.js';
 import {
   MODERN_PROTOCOL_VERSION,
   endSession,
@@ -76,28 +76,7 @@ export class McpSession {
 
   /** Every tool, following nextCursor for at most maxPages pages. Names must be unique. */
   async listTools(): Promise<McpTool[]> {
-    const tools: McpTool[] = [];
-    const names = new Set<string>();
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < this.link.maxPages; page += 1) {
-      const result = await this.request('tools/list', cursor === undefined ? {} : { cursor });
-      if (!Array.isArray(result.tools)) throw new McpClientError('invalid_response', 'tools/list: the result has no tools array');
-      for (const raw of result.tools) {
-        const tool = parseTool(raw, tools.length);
-        if (names.has(tool.name))
-          throw new McpClientError('invalid_response', `tools/list: tool ${JSON.stringify(tool.name)} is listed twice`);
-        names.add(tool.name);
-        tools.push(tool);
-      }
-      const next: unknown = result.nextCursor;
-      if (next === undefined || next === null || next === '') return tools;
-      if (typeof next !== 'string') throw new McpClientError('invalid_response', 'tools/list: nextCursor is not a string');
-      if (cursors.has(next)) throw new McpClientError('invalid_response', 'tools/list: the server repeated a cursor');
-      cursors.add(next);
-      cursor = next;
-    }
-    throw new McpClientError('too_large', `tools/list: more than ${this.link.maxPages} pages`);
+    return allTools((cursor) => this.request('tools/list', cursor === undefined ? {} : { cursor }), this.link.maxPages);
   }
 
   /** Ends a 2025 session with DELETE, best effort (the server also expires it), bounded by `signal` too. Idempotent. */

@@ -4,7 +4,8 @@
 // too. listTools reads a server's tools over any of them, as the scan needs.
 import { McpClientError, type McpFailureKind } from './errors.js';
 import type { Era, ServerInfo } from './protocol.js';
-import { parseTool, type McpTool } from './tool-surface.js';
+import type { McpTool } from './tool-surface.js';
+import { allTools } from './tool-pages.js';
 
 export interface RpcError {
   code: number;
@@ -46,32 +47,14 @@ export async function listTools(
   } catch (err) {
     throw new McpClientError('unreachable', `initialize: ${(err as Error).message}`);
   }
-  const tools: McpTool[] = [];
-  const names = new Set<string>();
-  const cursors = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < (options.maxPages ?? 100); page += 1) {
+  const maxPages = options.maxPages ?? 100;
+  const tools = await allTools(async (cursor) => {
     const answer = await upstream.request('tools/list', cursor === undefined ? {} : { cursor }, left());
     if ('error' in answer)
       throw new McpClientError(options.failureOf(answer.error), `tools/list: ${answer.error.message}`, { rpc: answer.error });
-    const result = answer.result;
-    if (!isObject(result) || !Array.isArray(result.tools))
-      throw new McpClientError('invalid_response', 'tools/list: the result has no tools array');
-    for (const raw of result.tools) {
-      const tool = parseTool(raw, tools.length);
-      if (names.has(tool.name))
-        throw new McpClientError('invalid_response', `tools/list: tool ${JSON.stringify(tool.name)} is listed twice`);
-      names.add(tool.name);
-      tools.push(tool);
-    }
-    const next: unknown = result.nextCursor;
-    if (next === undefined || next === null || next === '') return describe(init, tools);
-    if (typeof next !== 'string') throw new McpClientError('invalid_response', 'tools/list: nextCursor is not a string');
-    if (cursors.has(next)) throw new McpClientError('invalid_response', 'tools/list: the server repeated a cursor');
-    cursors.add(next);
-    cursor = next;
-  }
-  throw new McpClientError('too_large', `tools/list: more than ${options.maxPages ?? 100} pages`);
+    return answer.result;
+  }, maxPages);
+  return describe(init, tools);
 }
 
 function describe(init: Record<string, unknown>, tools: McpTool[]): ListedTools {

@@ -84,10 +84,11 @@ t.test('past the message budget the worker is terminated and replaced (fail clos
 
 t.test('a worker that dies (out of memory) or cannot start fails the inspection closed', async (t) => {
   const rules = contentRules([], 'srv', 'tool', 'arguments');
-  // A heap the detectors load in, but 600,000 strings and their paths do not fit.
-  const small = inspectionPool(1, { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 });
+  // A heap the detectors load in with room to spare (coverage instrumentation included: at 48 MB a
+  // replacement worker could not load them under coverage), but 1,500,000 strings and their paths do not fit.
+  const small = inspectionPool(1, { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 });
   t.teardown(() => small.close());
-  const many = { items: Array.from({ length: 600_000 }, (_, i) => `item ${i} of the list`) };
+  const many = { items: Array.from({ length: 1_500_000 }, (_, i) => `item ${i} of the list`) };
   t.match(await inspectInWorker(small, many, rules, 'prompt', BUDGET, BUDGET, null), {
     ok: false,
     errorClass: 'inspection_worker_failed',

@@ -23,7 +23,14 @@ t.test(
   async (t) => {
     const databaseUrl = await freshDatabase(t);
     // A 96 MB heap: a reader that held the answer as a string or parsed it could not even finish.
-    const { base, adminToken, pid } = await spawnCappedDaemon(t, { DATABASE_URL: databaseUrl, GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8' });
+    // Large answers are inspected in worker threads that stay once started (their memory is the pool's,
+    // not the upstream read's): kept in the daemon's thread here, so RSS measures the read alone.
+    const { base, adminToken, pid } = await spawnCappedDaemon(t, {
+      DATABASE_URL: databaseUrl,
+      GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8',
+      GATEWAY_INSPECTION_OFFLOAD_BYTES: '1000000000',
+      GATEWAY_INSPECTION_OFFLOAD_STRINGS: '1000000000',
+    });
     const api = async (
       method: string,
       route: string,

@@ -9,7 +9,7 @@
 import type { Reply } from '../../../http/types.js';
 import { answerThroughGatewaySession } from '../gateway-session.js';
 import { relay } from '../forward.js';
-import { answerThroughStdio, stdioRoute } from '../forward-stdio.js';
+import { answerThroughStdio, type StdioCall, stdioRoute } from '../forward-stdio.js';
 import { upstreamHeaders } from '../headers.js';
 import { forwardedParamHeaders } from '../param-headers.js';
 import { upstreamLimits, type RelayResult } from '../relay-request.js';
@@ -78,20 +78,18 @@ export const forwardStep: Step = {
     const watch = inspectResult(j, call.ownSession && !stdio ? { url, headers: headersOut } : null);
     return {
       stream: async (res) => {
+        // A session the gateway holds (a stdio process, or its own HTTP session): the same call either way.
+        const held: StdioCall = {
+          server,
+          method: 'tools/call',
+          params,
+          rpcId: msg.id,
+          extraHeaders: headers,
+          failureData: { trace_id: recorded.written.id },
+          ...(watch ? { inspect: watch.transform } : {}),
+        };
         const result = stdio
-          ? await answerThroughStdio(
-              res,
-              {
-                server,
-                method: 'tools/call',
-                params,
-                rpcId: msg.id,
-                extraHeaders: headers,
-                failureData: { trace_id: recorded.written.id },
-                ...(watch ? { inspect: watch.transform } : {}),
-              },
-              stdioRoute(deps),
-            )
+          ? await answerThroughStdio(res, held, stdioRoute(deps))
           : call.ownSession
             ? await relay(
                 res,
@@ -108,20 +106,7 @@ export const forwardStep: Step = {
                 },
                 limits,
               )
-            : await answerThroughGatewaySession(
-                res,
-                {
-                  server,
-                  auth: call.auth!,
-                  method: 'tools/call',
-                  params,
-                  rpcId: msg.id,
-                  extraHeaders: headers,
-                  failureData: { trace_id: recorded.written.id },
-                  ...(watch ? { inspect: watch.transform } : {}),
-                },
-                limits,
-              );
+            : await answerThroughGatewaySession(res, { ...held, auth: call.auth! }, limits);
         await recordOutcome(j, result, watch);
       },
     };

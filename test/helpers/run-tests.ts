@@ -2,7 +2,8 @@
 // it is unset), runs every compiled test file with tap, prints the coverage of what the tests ran
 // (daemons and CLIs they spawn included), and ends with one line "N passed, M failed".
 // Compiled files whose source is gone are removed first, so a deleted test cannot run from dist/.
-// GATEWAY_TEST_COVERAGE=0 runs without coverage.
+// GATEWAY_TEST_COVERAGE=0 runs without coverage. `--database-tests` runs only the files that reach a
+// database (CI's second pass, against the embedded PostgreSQL: see databaseTests()).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +38,36 @@ export async function testsToRun(base: string, named: string[]): Promise<{ files
   const pruned = await pruneDist(base);
   const files = named.length > 0 ? named : await testFiles(base, path.join(base, 'dist/test'));
   return { files, pruned };
+}
+
+/** Test helpers that give a test a database: their own, or a daemon's (in process or spawned). */
+const DATABASE_HELPERS = new Set(['db', 'gateway', 'spawn-daemon', 'embedded-daemon'].map((h) => `dist/test/helpers/${h}.js`));
+
+/** Whether `file` or a test module it imports (relative imports inside dist/test/) is a database helper. */
+async function reachesDatabase(base: string, file: string, seen: Set<string>): Promise<boolean> {
+  if (DATABASE_HELPERS.has(file)) return true;
+  if (seen.has(file) || !file.startsWith('dist/test/')) return false;
+  seen.add(file);
+  const text = await fs.readFile(path.join(base, file), 'utf8').catch(() => '');
+  for (const [, spec] of text.matchAll(/from '(\.{1,2}\/[^']+\.js)'/g)) {
+    if (await reachesDatabase(base, path.join(path.dirname(file), spec!), seen)) return true;
+  }
+  return false;
+}
+
+/**
+ * The files of `files` (relative to `base`) whose tests reach a database, for a second pass on
+ * another PostgreSQL server (CI's embedded one): a file that never opens one would only repeat
+ * itself. Left out as well: the CLI's tests, which reach the database only through the HTTP API
+ * whose own tests run in that pass, and the fuzz tests, which check input refused before any query.
+ */
+export async function databaseTests(base: string, files: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of files) {
+    if (file.startsWith('dist/test/cli/') || file.endsWith('.fuzz.test.js')) continue;
+    if (await reachesDatabase(base, file, new Set())) out.push(file);
+  }
+  return out;
 }
 
 interface Counts {
@@ -137,7 +168,14 @@ export function countResults(tapOutput: string): { passed: number; failed: numbe
 }
 
 async function main(): Promise<void> {
-  const { files, pruned } = await testsToRun(root, process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const databaseOnly = args.includes('--database-tests');
+  const { files: all, pruned } = await testsToRun(
+    root,
+    args.filter((a) => a !== '--database-tests'),
+  );
+  const files = databaseOnly ? await databaseTests(root, all) : all;
+  if (databaseOnly) process.stdout.write(`# ${files.length} of ${all.length} test files reach a database: running those\n`);
   if (pruned.length > 0) process.stdout.write(`# removed ${pruned.length} compiled files whose source is gone: ${pruned.join(', ')}\n`);
   const coverage = process.env.GATEWAY_TEST_COVERAGE !== '0';
   await fs.rm(path.join(root, COVERAGE_SUMMARY), { force: true }); // never report an earlier run's figures

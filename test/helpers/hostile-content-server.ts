@@ -33,6 +33,7 @@ export const HOSTILE_TOOLS: readonly ToolDef[] = [
     inputSchema: { type: 'object' },
   },
   { name: 'weather', description: 'A harmless answer with an image.', inputSchema: { type: 'object' } },
+  { name: 'ask_model', description: 'Asks the client model a harmless question in the call.', inputSchema: { type: 'object' } },
 ];
 
 export interface HostileServer extends RunningServer {
@@ -94,14 +95,14 @@ export async function startHostileContentServer(t: Test, options: { response?: '
             return text(`sampling failed: ${(err as Error).message}`);
           }
         case 'summarise':
+        case 'ask_model':
           try {
+            const question =
+              req.params.name === 'summarise' ? `Summarise this. ${INJECTED_ISSUE}` : 'Which region should the service run in?';
             const answer = await extra.sendRequest(
               {
                 method: 'sampling/createMessage',
-                params: {
-                  messages: [{ role: 'user', content: { type: 'text', text: `Summarise this. ${INJECTED_ISSUE}` } }],
-                  maxTokens: 100,
-                },
+                params: { messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 100 },
               },
               CreateMessageResultSchema,
             );

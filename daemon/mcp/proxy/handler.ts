@@ -17,6 +17,8 @@ import type { Framed } from '../client/framing.js';
 import { relay } from './forward.js';
 import { DROP, upstreamLimits } from './relay-request.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
+import { type AnswerUpstream, answerContent, forwardedBody, withheldAnswer } from './client-answer.js';
+import { authHeaders } from '../client/upstream-auth.js';
 import { stdioMessage, stdioRoute } from './forward-stdio.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
@@ -76,6 +78,19 @@ function limitsOf(deps: ProxyDeps) {
   return upstreamLimits(deps.config, deps.upstream);
 }
 
+/** Where the gateway answers a server's request in the client's place: the client's session on an HTTP upstream. */
+function answerPlace(deps: ProxyDeps, r: RouteRequest, caller: Caller): AnswerUpstream | null {
+  if (caller.server.transport === 'stdio' || caller.auth === null) return null;
+  let signIn: Record<string, string>;
+  try {
+    signIn = authHeaders(caller.auth);
+  } catch {
+    return null; // the server cannot be signed in to (the relay would refuse too): nothing reaches it
+  }
+  const headers = upstreamHeaders(r.req.headers, signIn, 'POST');
+  return { limits: limitsOf(deps), url: new URL(caller.server.server_url), headers, log: deps.log, serverId: caller.server.id };
+}
+
 export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply> {
   const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
   const environment = environmentOf(r);
@@ -101,28 +116,37 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
     });
   }
   const policies = await loadContentPolicies(deps.sql, r.principal.projectId);
+  const budget = deps.config.detectorBudgetMs;
+  // A request's params, or a client's answer to a server's request (client-answer.ts): both go to the upstream.
   const content =
     msg.kind === 'response'
-      ? undefined
-      : { method: msg.method, params: msg.params, policies, detectorBudgetMs: deps.config.detectorBudgetMs };
+      ? answerContent(r.body, policies, budget)
+      : { method: msg.method, params: msg.params, policies, detectorBudgetMs: budget };
   const gated = gateContext(caller.server, caller.agent, caller.auth, content);
   const gate = runStages(PASSTHROUGH_STAGES, content ? await inspectAhead(gated, deps.config.inspectionBudgetMs) : gated);
-  // What the content stage found in the params is traced (request-content.ts) before anything goes on.
+  // What the content stage found is traced (request-content.ts) before anything goes on.
   const traceId =
-    msg.kind !== 'response' && contentDecided(gate)
+    content !== undefined && contentDecided(gate)
       ? await recordRequestContent(
           deps,
-          { projectId: r.principal.projectId, server: caller.server, method: msg.method, agentId: caller.agent?.id ?? null, environment },
+          {
+            projectId: r.principal.projectId,
+            server: caller.server,
+            method: content.method,
+            agentId: caller.agent?.id ?? null,
+            environment,
+          },
           gate,
         )
       : null;
+  if (gate.kind === 'refuse' && msg.kind === 'response') return withheldAnswer(msg.id, gate, traceId, answerPlace(deps, r, caller));
   if (gate.kind === 'refuse') {
     const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
     return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));
   }
-  // Masked by a REDACT argument policy: what the upstream gets instead of the caller's params.
+  // Masked by a REDACT argument policy: what the upstream gets instead of the caller's params (or answer).
   const params = gate.state.forwardParams ?? (msg.kind === 'response' ? undefined : msg.params);
-  const body = gate.state.forwardParams ? { ...(r.body as Record<string, unknown>), params } : r.body;
+  const body = forwardedBody(r.body, gate.state.forwardParams, msg.kind === 'response');
   const view: ListView | null =
     msg.kind === 'request' && msg.method === 'tools/list'
       ? await loadToolsListView(deps.sql, r.principal.projectId, caller.server.id, caller.agent)

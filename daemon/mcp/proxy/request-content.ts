@@ -1,13 +1,15 @@
 // The trace of what the content stage found in a request other than tools/call:
 // those requests write no decision trace of their own, so findings in their params (the uri of a
 // resources/read, the arguments of a prompts/get, a completion's value, `_meta`) are recorded as
-// traceType MCP_CONTENT, `direction: arguments`: BLOCKED (the request refused, or its content not
+// traceType MCP_CONTENT, `direction: arguments` (a client's answer to a server's request too, as
+// method `response`): BLOCKED (the request refused, or its content not
 // inspectable), MODIFIED (masked before forwarding) or FLAGGED. Types, paths and scores, never values.
 import type { Deps } from '../../deps.js';
 import type { ContentFinding } from '../content/inspect.js';
 import type { Decision } from './stages/types.js';
 import { argumentFindings } from './record.js';
 import { RESULT_TRACE_TYPE } from './results.js';
+import { CLIENT_ANSWER } from './stages/content.js';
 
 export interface RequestScope {
   readonly projectId: string;
@@ -16,6 +18,8 @@ export interface RequestScope {
   readonly agentId: string | null;
   readonly environment: string;
 }
+
+const what = (method: string): string => (method === CLIENT_ANSWER ? "the client's answer to a server request" : `${method} request`);
 
 const CONTENT_REFUSALS: ReadonlySet<string> = new Set(['CONTENT_BLOCKED', 'CONTENT_CHECK_FAILED']);
 
@@ -33,7 +37,7 @@ export async function recordRequestContent(deps: Deps, scope: RequestScope, d: D
   const written = await deps.writer.appendOrQueue(scope.projectId, {
     traceType: RESULT_TRACE_TYPE,
     decision,
-    reason: `content of ${scope.method} request: ${decision.toLowerCase()}${entities ? ` (${entities})` : ''}`,
+    reason: `content of ${what(scope.method)}: ${decision.toLowerCase()}${entities ? ` (${entities})` : ''}`,
     actionName: 'mcp.content.arguments',
     environment: scope.environment,
     agentId: scope.agentId,

@@ -38,21 +38,33 @@ export function contentInput(ctx: CallContext): ContentInput {
  */
 export async function inspectAhead(ctx: CallContext, totalMs: number): Promise<CallContext> {
   const { value, rules } = contentInput(ctx);
-  // The caller's own words to the detectors: read as a prompt, not as data.
-  return { ...ctx, inspection: await inspectContent(value, rules, 'prompt', ctx.detectorBudgetMs, totalMs) };
+  return { ...ctx, inspection: await inspectContent(value, rules, originOf(ctx), ctx.detectorBudgetMs, totalMs) };
 }
 
-/** A finding's path from the pair: `$[0]...` is an argument's (`$...`), `$[1]...` another member of params (`params...`). */
-const named = (f: ContentFinding): ContentFinding => ({
+/** The caller's own words are read as a prompt; a client's answer (a model's output, a form's values) as data. */
+const originOf = (ctx: CallContext): 'prompt' | 'data' => (ctx.method === CLIENT_ANSWER ? 'data' : 'prompt');
+
+/**
+ * The method under which a client's answer to a server's own request (a response: sampling's model
+ * output, an elicitation's values) is inspected: its result is read as a request's params are.
+ */
+export const CLIENT_ANSWER = 'response';
+
+/**
+ * A finding's path from the pair: `$[0]...` is an argument's (`$...`), `$[1]...` another member of
+ * params (`params...`), or of a client's answer's result (`result...`).
+ */
+const named = (f: ContentFinding, other: string): ContentFinding => ({
   ...f,
-  path: f.path.startsWith('$[0]') ? `$${f.path.slice(4)}` : `params${f.path.slice(4)}`,
+  path: f.path.startsWith('$[0]') ? `$${f.path.slice(4)}` : `${other}${f.path.slice(4)}`,
 });
 
 function verdictOf(ctx: CallContext, what: Record<string, string>, done: string): StageVerdict {
   const { value, rules } = contentInput(ctx);
-  const seen: Inspection = ctx.inspection ?? inspect(value, rules, 'prompt', ctx.detectorBudgetMs);
+  const seen: Inspection = ctx.inspection ?? inspect(value, rules, originOf(ctx), ctx.detectorBudgetMs);
   if (!seen.ok) return refuse('CONTENT_CHECK_FAILED', { ...what, error_class: seen.errorClass, detector: seen.detector });
-  const findings = seen.findings.map(named);
+  const other = ctx.method === CLIENT_ANSWER ? 'result' : 'params';
+  const findings = seen.findings.map((f) => named(f, other));
   const effect = strongest(findings);
   if (effect === 'BLOCK') {
     const blocking = findings.filter((f) => f.effect === 'BLOCK');
@@ -81,10 +93,15 @@ export const requestContentStage: Stage = {
   run: (ctx) =>
     ctx.method === undefined || ctx.arguments === undefined
       ? pass()
-      : verdictOf(ctx, { method: ctx.method }, 'The upstream did not receive it.'),
+      : verdictOf(
+          ctx,
+          { method: ctx.method },
+          ctx.method === CLIENT_ANSWER ? 'The server did not receive it.' : 'The upstream did not receive it.',
+        ),
 };
 
 function contentMessage(blocking: readonly { entity: string; path: string }[], done: string): string {
   const what = [...new Set(blocking.map((f) => `${f.entity} in ${f.path}`))].slice(0, 3).join(', ');
-  return `The ${done.startsWith('The tool') ? 'call' : 'request'} was refused: a content policy blocks ${what}. ${done}`;
+  const noun = done.startsWith('The tool') ? 'call' : done.startsWith('The server') ? 'answer' : 'request';
+  return `The ${noun} was refused: a content policy blocks ${what}. ${done}`;
 }

@@ -18,6 +18,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'layout.test.ts': 'this file: where tests live',
   'run-tests-count.test.ts': 'the test runner itself (test/helpers/run-tests.ts)',
   'run-tests-prune.test.ts': 'the test runner itself (test/helpers/run-tests.ts, scripts/prune-dist.mjs)',
+  'run-tests-select.test.ts': "the test runner itself (test/helpers/run-tests.ts: the files of CI's second pass)",
   'systemd.test.ts': 'the shipped unit file systemd/gatewayd.service, not a TypeScript module',
   'docs.test.ts': 'README.md and docs/*.md (length, links, anchors), not a TypeScript module',
   'anchor/anvil-helper.test.ts': 'the anvil test helper the anchoring tests rely on (test/helpers/anvil.ts)',

@@ -10,10 +10,11 @@ import { messageOf } from './sign-in.js';
 const POLL_MS = 3000;
 
 export function outcomeText(a: Approval, byMe: boolean): string {
-  const who = a.decided_by ?? 'someone';
   const why = a.comment ? ` ("${a.comment}")` : '';
-  if (a.status === 'APPROVED' || a.status === 'USED') return `${byMe ? 'You approved' : `Approved by ${who}`} this request${why}.`;
-  if (a.status === 'DENIED') return `${byMe ? 'You denied' : `Denied by ${who}`} this request${why}.`;
+  const by = `${a.decided_by ?? 'someone else'}${why}`;
+  if (a.status === 'APPROVED' || a.status === 'USED')
+    return byMe ? `You approved this request${why}.` : `Already decided: approved by ${by}.`;
+  if (a.status === 'DENIED') return byMe ? `You denied this request${why}.` : `Already decided: denied by ${by}.`;
   if (a.status === 'EXPIRED') return 'This request expired before anyone decided.';
   if (a.status === 'CANCELLED') return 'This request was cancelled (its call ended or was stopped).';
   return `This request is ${a.status.toLowerCase()}.`;

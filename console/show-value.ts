@@ -27,6 +27,7 @@ export function valueBlock(value: unknown, id: string): HTMLElement {
   const short = folded(text);
   const pre = h('pre', { class: 'value', attrs: { id } }, short ?? text);
   if (short === null) return pre;
+  pre.tabIndex = 0; // unfolded it may scroll: the keyboard must reach it
   const toggle = h('button', { class: 'link', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': id } });
   const label = (open: boolean) => (open ? 'Fold' : `Show all (${text.length.toLocaleString('en')} characters)`);
   toggle.textContent = label(false);

@@ -52,6 +52,8 @@ export async function startSession(
   options: { origin: string; idleSeconds: number; maxSeconds: number },
 ): Promise<{ id: string; session: ConsoleSession }> {
   const id = randomBytes(32).toString('base64url');
+  // The credential's sessions that can no longer be used go as it opens a new one (the table stays small).
+  await sql`delete from console_sessions where credential_id = ${principal.credentialId} and (ended_at is not null or expires_at < now())`;
   const [row] = await sql<{ expires_at: Date; idle_expires_at: Date }[]>`
     insert into console_sessions (id_hash, project_id, credential_id, origin, idle_seconds, expires_at)
     values (${digest('session', id)}, ${principal.projectId}, ${principal.credentialId}, ${options.origin}, ${options.idleSeconds},

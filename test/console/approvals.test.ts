@@ -68,6 +68,9 @@ t.test('sign in, approve a waiting call in the page: the client gets the result;
   t.match(await card.textContent(), /Requested by\s*key bootstrap admin \(/, 'the key that made the call');
   t.match(await card.locator('time').textContent(), /^(\d+m \d+s|\d+h \d+m)$/, 'the time left');
   t.same(await seriousViolations(page), [], 'axe-core: no serious or critical violation on the inbox');
+  // UPDATE_DOCS=1 (as for docs:openapi) refreshes the screenshot docs/console.md shows.
+  if (process.env.UPDATE_DOCS === '1')
+    await page.screenshot({ path: new URL('../../../docs/console-approvals.png', import.meta.url).pathname });
   await card.getByLabel('Comment (kept with the decision)').fill('ok from the console');
   await card.getByRole('button', { name: 'Approve' }).click();
   const outcome = await approved;

@@ -39,6 +39,11 @@ run_once() {
   [ "$status" = 200 ] || { echo "smoke[$round]: keyed request answered $status"; exit 1; }
   status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/v1/project")"
   [ "$status" = 401 ] || { echo "smoke[$round]: unkeyed request answered $status"; exit 1; }
+  # The web console is built by npm start and served: the page and its one script (docs/console.md).
+  for file in /console /console/console.js; do
+    status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$file")"
+    [ "$status" = 200 ] || { echo "smoke[$round]: $file answered $status"; exit 1; }
+  done
   daemon_pid="$(pgrep -s "$npm_pid" -f "^node dist/daemon/main.js" || true)"
   [ -n "$daemon_pid" ] || { echo "smoke[$round]: gatewayd process not found"; exit 1; }
   [ -n "$(in_pgdir)" ] || { echo "smoke[$round]: embedded PostgreSQL process not found"; exit 1; }
@@ -57,4 +62,4 @@ run_once 2
 if grep -q '^build: compiling' "$data/npm-start-2.log"; then
   echo "smoke: the second npm start recompiled though nothing changed"; head -5 "$data/npm-start-2.log"; exit 1
 fi
-echo "smoke: quick start ok twice (healthz, keyed request, SIGTERM to npm -> exit 0, nothing left running, no recompile)"
+echo "smoke: quick start ok twice (healthz, keyed request, console, SIGTERM to npm -> exit 0, nothing left running, no recompile)"

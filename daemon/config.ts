@@ -141,6 +141,8 @@ const envSchema = z
     GATEWAY_NOTIFICATION_RETRY_BASE_MS: positiveInt(5000),
     GATEWAY_NOTIFICATION_RETRY_MAX_MS: positiveInt(3_600_000),
     GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS: positiveInt(86_400),
+    GATEWAY_CONSOLE_SESSION_IDLE_SECONDS: positiveInt(1800),
+    GATEWAY_CONSOLE_SESSION_MAX_SECONDS: positiveInt(43_200),
   })
   .superRefine((e, ctx) => {
     // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
@@ -217,6 +219,8 @@ export interface Config {
   readonly stdioCommands: readonly string[];
   /** GATEWAY_STDIO_UNSAFE_NO_SANDBOX: run stdio servers without bubblewrap when it is missing. */
   readonly stdioUnsafeNoSandbox: boolean;
+  /** Web console sessions (http/console-session.ts): ended after idleSeconds unused, and maxSeconds after sign-in. */
+  readonly consoleSession: { readonly idleSeconds: number; readonly maxSeconds: number };
 }
 
 export interface NotificationConfig {
@@ -311,5 +315,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     stdioCommands: Object.freeze([...e.GATEWAY_STDIO_COMMANDS]),
     stdioUnsafeNoSandbox: e.GATEWAY_STDIO_UNSAFE_NO_SANDBOX,
+    consoleSession: Object.freeze({
+      idleSeconds: e.GATEWAY_CONSOLE_SESSION_IDLE_SECONDS,
+      maxSeconds: e.GATEWAY_CONSOLE_SESSION_MAX_SECONDS,
+    }),
   });
 }

@@ -6,11 +6,13 @@
 // file timestamps taken from the kernel's coarse clock, so a file saved while tsc ran is seen as
 // changed next time.
 // Any doubt (no stamp, unreadable stamp, no dist/daemon/main.js) means build. After a build, compiled
-// files whose source is gone are removed (prune-dist.mjs).
+// files whose source is gone are removed (prune-dist.mjs). The web console (console/, any file) is
+// built with it (build-console.mjs), so `npm start` always serves the console of these sources.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 import { pruneDist } from './prune-dist.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,11 +33,15 @@ function sources() {
         files.push(path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)));
     }
   }
+  for (const entry of fs.readdirSync(path.join(root, 'console'), { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.push(path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)));
+  }
   return files.sort();
 }
 
 function staleBecause(files) {
   if (!fs.existsSync(path.join(root, 'dist', 'daemon', 'main.js'))) return 'no build yet';
+  if (!fs.existsSync(path.join(root, 'dist', 'console', 'console.js'))) return 'no console build yet';
   let stamp;
   try {
     stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
@@ -72,4 +78,11 @@ if (tsc.status !== 0) {
   process.exit(tsc.status ?? 1);
 }
 pruneDist(root); // a moved or deleted module's old output must not stay importable
+try {
+  await buildConsole();
+} catch (err) {
+  fs.rmSync(stampFile, { force: true });
+  process.stderr.write(`build: ${err.message}\n`);
+  process.exit(1);
+}
 fs.writeFileSync(stampFile, JSON.stringify({ builtAt, files }) + '\n');

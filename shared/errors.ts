@@ -13,6 +13,10 @@ export const ERRORS = {
   unauthorized: { status: 401, message: 'Missing, unknown or revoked credentials.' },
   forbidden: { status: 403, message: 'This credential lacks the role this route needs.' },
   origin_not_allowed: { status: 403, message: 'Requests from this browser origin are not allowed.' },
+  csrf_refused: {
+    status: 403,
+    message: "A console session's state-changing request needs its X-Gateway-CSRF token and the console's Origin.",
+  },
   not_found: { status: 404, message: 'No such resource.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },

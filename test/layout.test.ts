@@ -1,6 +1,6 @@
 // Tests mirror the source tree, so the test of a module is found from its path: test/<p>.test.ts
-// tests daemon/<p>.ts (or the folder daemon/<p>/), except that test/cli/ mirrors cli/ and
-// test/shared/ mirrors shared/. Several test files about one module are named <module>.<aspect>.test.ts
+// tests daemon/<p>.ts (or the folder daemon/<p>/), except that test/cli/ mirrors cli/,
+// test/shared/ mirrors shared/ and test/console/ mirrors console/ (the web console's page, run in a browser). Several test files about one module are named <module>.<aspect>.test.ts
 // so they sort beside it. helpers/, bench/, fixtures/ and corpus/ hold no module tests.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,9 +36,9 @@ function testFiles(dir = ''): string[] {
   return out;
 }
 
-/** The source path a test path mirrors, without extension: cli/ and shared/ as they are, the rest in daemon/. */
+/** The source path a test path mirrors, without extension: cli/, shared/ and console/ as they are, the rest in daemon/. */
 function sourceOf(rel: string): string {
-  return rel.startsWith('cli/') || rel.startsWith('shared/') ? rel : `daemon/${rel}`;
+  return rel.startsWith('cli/') || rel.startsWith('shared/') || rel.startsWith('console/') ? rel : `daemon/${rel}`;
 }
 
 /** True when `src` (no extension) is a module or a folder of the source tree. */

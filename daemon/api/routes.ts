@@ -4,6 +4,7 @@ import type { AnchorService } from '../anchor/service.js';
 import type { StdioServers } from '../mcp/stdio/stdio-servers.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from '../deps.js';
+import { consoleRoutes } from './console.js';
 import { adminLogRoutes } from './v1/admin-log.js';
 import { agentRoutes } from './v1/agents.js';
 import { anchorRoutes } from './v1/anchor.js';
@@ -50,6 +51,7 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService,
     ...commandCenterRoutes(deps),
     ...webhookRoutes(deps),
     ...notificationRoutes(deps),
+    ...consoleRoutes(deps),
   ];
   return [...routes, openApiRoute(routes)];
 }

@@ -9,6 +9,8 @@ import { getApproval, listOpen, type Approval } from './store.js';
 export interface ApprovalView extends Approval {
   readonly server_name: string | null;
   readonly agent_name: string | null;
+  /** The name of the key or token whose call opened the request (never its secret). */
+  readonly credential_name: string | null;
   /** The held call's arguments as its trace shows them (masked); null for verify requests. */
   readonly arguments: unknown;
 }
@@ -17,22 +19,30 @@ interface Names {
   id: string;
   server_name: string | null;
   agent_name: string | null;
+  credential_name: string | null;
   arguments: unknown;
 }
 
 async function withNames(sql: Sql, projectId: string, approvals: readonly Approval[]): Promise<ApprovalView[]> {
   if (approvals.length === 0) return [];
   const rows = await sql<Names[]>`
-    select a.id, s.name as server_name, g.name as agent_name, c.body -> 'arguments' as arguments
+    select a.id, s.name as server_name, g.name as agent_name, k.name as credential_name, c.body -> 'arguments' as arguments
     from approvals a
       left join mcp_servers s on s.id = a.server_id and s.project_id = a.project_id
       left join agents g on g.id = a.agent_id and g.project_id = a.project_id
+      left join credentials k on k.id = a.credential_id and k.project_id = a.project_id
       left join trace_content c on c.trace_id = a.trace_id and a.kind = 'mcp'
     where a.project_id = ${projectId} and a.id in ${sql(approvals.map((a) => a.id))}`;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return approvals.map((a) => {
     const n = byId.get(a.id);
-    return { ...a, server_name: n?.server_name ?? null, agent_name: n?.agent_name ?? null, arguments: n?.arguments ?? null };
+    return {
+      ...a,
+      server_name: n?.server_name ?? null,
+      agent_name: n?.agent_name ?? null,
+      credential_name: n?.credential_name ?? null,
+      arguments: n?.arguments ?? null,
+    };
   });
 }
 

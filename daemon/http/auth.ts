@@ -8,6 +8,7 @@ import type { Sql } from '../db/connect.js';
 import { hashToken, looksLikeToken, sameHash } from '../project/tokens.js';
 import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
 import { readOrRecall } from '../state-cache/last-known.js';
+import { hasSessionCookie, sessionOf } from './console-session.js';
 import type { Route } from './types.js';
 
 function bearer(req: IncomingMessage): string | null {
@@ -30,6 +31,17 @@ interface CredentialRow {
 
 export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
   const token = bearer(req);
+  // The web console's browser sends its session cookie instead (console-session.ts: CSRF rule included).
+  const principal = token === null && hasSessionCookie(req) ? (await sessionOf(sql, req)).principal : await principalOfToken(sql, token);
+  const cache = stateCacheOf(sql);
+  // A request that may change cached state drops its project's entries before it writes, so the
+  // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
+  if (cache && mayWriteState(req.method, route)) cache.changed(principal.projectId, null);
+  return principal;
+}
+
+/** The live credential of a bearer token (401 unauthorized when there is none). */
+export async function principalOfToken(sql: Sql, token: string | null): Promise<Principal> {
   if (!token || !looksLikeToken(token)) throw new GatewayError('unauthorized');
   const hash = hashToken(token);
   const cache = stateCacheOf(sql);
@@ -44,9 +56,6 @@ export async function authenticate(sql: Sql, req: IncomingMessage, route: Route)
     );
   const found = cache ? await cache.readCredential(hash.toString('hex'), load) : ((await load())?.value ?? null);
   if (!found || !sameHash(found.tokenHash, hash)) throw new GatewayError('unauthorized');
-  // A request that may change cached state drops its project's entries before it writes, so the
-  // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
-  if (cache && mayWriteState(req.method, route)) cache.changed(found.principal.projectId, null);
   return found.principal;
 }
 

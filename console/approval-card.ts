@@ -1,0 +1,146 @@
+// One approval request as a card: what is held (tool on server, or a prompt), who asked (key and
+// agent), the arguments as text, what the content policies found, the time left, and, for a person
+// who may decide, approve and deny with a comment. Every value from the gateway goes in as text.
+import type { Session } from './api.js';
+import { append, fill, h } from './dom.js';
+import { valueBlock } from './show-value.js';
+
+export interface Approval {
+  id: string;
+  kind: 'verify' | 'mcp';
+  trace_id: string | null;
+  server_id: string | null;
+  server_name: string | null;
+  tool_name: string | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  credential_id: string | null;
+  credential_name: string | null;
+  arguments: unknown;
+  status: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  comment: string | null;
+  findings: { detector?: string; entity?: string; path?: string; effect?: string }[];
+}
+
+export interface Card {
+  readonly node: HTMLElement;
+  /** Updates the time left. */
+  tick(now: number): void;
+  /** Shows the outcome and takes the decision controls away. */
+  settle(text: string): void;
+  /** Shows a message beside the controls (a refusal), keeping them. */
+  say(text: string): void;
+}
+
+export type Decide = (approval: Approval, approved: boolean, comment: string) => void;
+
+/** A person may decide: an Admin user token (a project key is refused by the API: a person must decide). */
+export function mayDecide(session: Session): boolean {
+  return session.credential.role === 'admin' && session.credential.kind === 'user_token';
+}
+
+export function timeLeft(expiresAt: string, now: number): string {
+  const ms = Date.parse(expiresAt) - now;
+  if (!(ms > 0)) return 'expired';
+  const s = Math.floor(ms / 1000);
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  return hours > 0 ? `${hours}h ${minutes}m` : minutes > 0 ? `${minutes}m ${s % 60}s` : `${s}s`;
+}
+
+function heldTitle(a: Approval): string {
+  return a.kind === 'mcp'
+    ? `${a.tool_name ?? 'a tool'} on ${a.server_name ?? a.server_id ?? 'an unknown server'}`
+    : 'A prompt held by verify';
+}
+
+const named = (name: string | null, id: string | null): string => (id === null ? 'none' : name ? `${name} (${id})` : id);
+
+function argumentList(a: Approval): HTMLElement {
+  const args = a.arguments;
+  if (args === null || args === undefined) return h('p', {}, 'No arguments recorded.');
+  const entries = typeof args === 'object' && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [['(value)', args]];
+  if (entries.length === 0) return h('p', {}, 'No arguments.');
+  const list = h('dl', { class: 'args' });
+  entries.forEach(([name, value], i) => append(list, h('dt', {}, String(name)), h('dd', {}, valueBlock(value, `arg-${a.id}-${i}`))));
+  return list;
+}
+
+function findingList(a: Approval): HTMLElement {
+  if (a.findings.length === 0) return h('p', {}, 'None.');
+  const items = a.findings.map((f) => h('li', {}, `${f.entity ?? '?'} (${f.detector ?? '?'}) at ${f.path ?? '?'}: ${f.effect ?? '?'}`));
+  return h('ul', { class: 'findings' }, ...items);
+}
+
+export function approvalCard(a: Approval, session: Session, decide: Decide): Card {
+  const titleId = `title-${a.id}`;
+  const left = h('time', { attrs: { datetime: a.expires_at } });
+  const outcome = h('p', { class: 'outcome', attrs: { role: 'status' } });
+  const controls = mayDecide(session) ? decisionForm(a, decide) : viewerNote(session);
+  const node = h(
+    'article',
+    { class: 'card approval', attrs: { 'aria-labelledby': titleId, 'data-approval-id': a.id } },
+    h('h2', { attrs: { id: titleId } }, heldTitle(a)),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Requested by'),
+      h('dd', {}, `key ${named(a.credential_name, a.credential_id)}`),
+      h('dt', {}, 'Agent'),
+      h('dd', {}, named(a.agent_name, a.agent_id)),
+      a.kind === 'mcp' && h('dt', {}, 'Server'),
+      a.kind === 'mcp' && h('dd', {}, named(a.server_name, a.server_id)),
+      a.kind === 'mcp' && h('dt', {}, 'Tool'),
+      a.kind === 'mcp' && h('dd', {}, a.tool_name ?? '?'),
+      h('dt', {}, 'Expires in'),
+      h('dd', {}, left),
+      h('dt', {}, 'Request'),
+      h('dd', { class: 'id' }, a.id),
+    ),
+    h('h3', {}, 'Arguments'),
+    argumentList(a),
+    h('h3', {}, 'Content findings'),
+    findingList(a),
+    controls,
+    outcome,
+  );
+  return {
+    node,
+    tick(now) {
+      left.textContent = timeLeft(a.expires_at, now);
+    },
+    settle(text) {
+      node.classList.add('settled');
+      controls.remove();
+      outcome.textContent = text;
+    },
+    say(text) {
+      outcome.textContent = text;
+    },
+  };
+}
+
+function decisionForm(a: Approval, decide: Decide): HTMLElement {
+  const commentId = `comment-${a.id}`;
+  const comment = h('textarea', { attrs: { id: commentId, rows: '2', maxlength: '500' } });
+  const button = (label: string, approved: boolean, cls: string) =>
+    h('button', { class: cls, attrs: { type: 'button' }, on: { click: () => decide(a, approved, comment.value.trim()) } }, label);
+  return h(
+    'div',
+    { class: 'decide' },
+    h('label', { attrs: { for: commentId } }, 'Comment (kept with the decision)'),
+    comment,
+    h('div', { class: 'buttons' }, button('Approve', true, 'approve'), button('Deny', false, 'deny')),
+  );
+}
+
+function viewerNote(session: Session): HTMLElement {
+  const c = session.credential;
+  const note = h('p', { class: 'note' });
+  fill(note, `Deciding needs an Admin user token; this session acts as a ${c.role ?? 'no-role'} ${c.kind.replace('_', ' ')}.`);
+  return note;
+}

@@ -1,0 +1,91 @@
+// The approvals inbox: the open requests, polled every few seconds from GET /api/v1/approvals (the
+// route `gatewayctl approvals list` reads), each a card that counts down to its expiry and decides
+// through POST /api/v1/approvals/{id}/decide. A request that leaves the open list without a decision
+// made here stays on the page saying who decided it (or that it expired).
+import { ApiError, request, type Session } from './api.js';
+import { type Approval, approvalCard, type Card } from './approval-card.js';
+import { fill, h } from './dom.js';
+import { messageOf } from './sign-in.js';
+
+const POLL_MS = 3000;
+
+export function outcomeText(a: Approval, byMe: boolean): string {
+  const why = a.comment ? ` ("${a.comment}")` : '';
+  const by = `${a.decided_by ?? 'someone else'}${why}`;
+  if (a.status === 'APPROVED' || a.status === 'USED')
+    return byMe ? `You approved this request${why}.` : `Already decided: approved by ${by}.`;
+  if (a.status === 'DENIED') return byMe ? `You denied this request${why}.` : `Already decided: denied by ${by}.`;
+  if (a.status === 'EXPIRED') return 'This request expired before anyone decided.';
+  if (a.status === 'CANCELLED') return 'This request was cancelled (its call ended or was stopped).';
+  return `This request is ${a.status.toLowerCase()}.`;
+}
+
+/** Shows the inbox in `main`; returns a function that stops its timers. */
+export function showApprovals(main: HTMLElement, session: Session): () => void {
+  const cards = new Map<string, { card: Card; open: boolean }>();
+  const list = h('div', { class: 'list' });
+  const summary = h('p', { class: 'summary', attrs: { role: 'status', 'aria-live': 'polite' } }, 'Loading open requests…');
+  fill(main, h('h1', {}, 'Approvals'), summary, list);
+  let stopped = false;
+
+  const settle = (id: string, a: Approval, byMe: boolean) => {
+    const entry = cards.get(id);
+    if (!entry?.open) return;
+    entry.open = false;
+    entry.card.settle(outcomeText(a, byMe));
+  };
+
+  const decide = (a: Approval, approved: boolean, comment: string) => {
+    const entry = cards.get(a.id);
+    entry?.card.say(approved ? 'Approving…' : 'Denying…');
+    const body = comment === '' ? { approved } : { approved, comment };
+    request<Approval>('POST', `/api/v1/approvals/${encodeURIComponent(a.id)}/decide`, body).then(
+      (decided) => settle(a.id, decided, true),
+      async (err: unknown) => {
+        if (err instanceof ApiError && err.code === 'approval_not_open') {
+          const now = await request<Approval>('GET', `/api/v1/approvals/${encodeURIComponent(a.id)}`).catch(() => null);
+          if (now) return settle(a.id, now, false);
+        }
+        entry?.card.say(messageOf(err));
+      },
+    );
+  };
+
+  const refresh = async () => {
+    const { approvals } = await request<{ approvals: Approval[] }>('GET', '/api/v1/approvals');
+    const open = new Set(approvals.map((a) => a.id));
+    for (const a of approvals) {
+      if (cards.has(a.id)) continue;
+      const card = approvalCard(a, session, decide);
+      card.tick(Date.now());
+      cards.set(a.id, { card, open: true });
+      list.append(card.node);
+    }
+    for (const [id, entry] of cards) {
+      if (!entry.open || open.has(id)) continue;
+      const now = await request<Approval>('GET', `/api/v1/approvals/${encodeURIComponent(id)}`).catch(() => null);
+      if (now && now.status !== 'PENDING') settle(id, now, false);
+    }
+    const count = approvals.length;
+    const text = count === 0 ? 'No open requests.' : `${count} open request${count === 1 ? '' : 's'}.`;
+    if (summary.textContent !== text) summary.textContent = text;
+  };
+
+  const poll = async () => {
+    while (!stopped) {
+      await refresh().catch((err: unknown) => {
+        if (!stopped) summary.textContent = `Could not read the open requests: ${messageOf(err)}`;
+      });
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  void poll();
+  const ticker = setInterval(() => {
+    const now = Date.now();
+    for (const { card, open } of cards.values()) if (open) card.tick(now);
+  }, 1000);
+  return () => {
+    stopped = true;
+    clearInterval(ticker);
+  };
+}

@@ -1,0 +1,140 @@
+// Web console sessions (docs/console.md): the browser holds a random session id in an HttpOnly,
+// SameSite=Strict cookie; the database keeps only the id's SHA-256. A session acts as the credential
+// it was opened with, and a state-changing request must carry the session's CSRF token in
+// X-Gateway-CSRF and the console's Origin (a cross-site page can set neither).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Principal } from '../../shared/credentials.js';
+import { GatewayError } from '../../shared/errors.js';
+import type { Sql } from '../db/connect.js';
+
+export const SESSION_COOKIE = 'gateway_console';
+export const CSRF_HEADER = 'x-gateway-csrf';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ConsoleSession {
+  readonly principal: Principal;
+  readonly csrfToken: string;
+  readonly expiresAt: string;
+  readonly idleExpiresAt: string;
+}
+
+/** The session id the request's Cookie header carries, or null (absent or not one this daemon makes). */
+export function sessionIdOf(req: IncomingMessage): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return SESSION_ID.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+export function hasSessionCookie(req: IncomingMessage): boolean {
+  return /(?:^|;)\s*gateway_console=/.test(req.headers.cookie ?? '');
+}
+
+const digest = (label: string, id: string): Buffer => createHash('sha256').update(`${label}\u0000${id}`, 'utf8').digest();
+
+/** The CSRF token of a session: derived from its id, so nothing more is stored and it reveals nothing of the id. */
+export function csrfTokenOf(id: string): string {
+  return digest('csrf', id).toString('base64url');
+}
+
+/** Opens a session for a principal whose key was just checked; returns the cookie's value. */
+export async function startSession(
+  sql: Sql,
+  principal: Principal,
+  options: { origin: string; idleSeconds: number; maxSeconds: number },
+): Promise<{ id: string; session: ConsoleSession }> {
+  const id = randomBytes(32).toString('base64url');
+  // The credential's sessions that can no longer be used go as it opens a new one (the table stays small).
+  await sql`delete from console_sessions where credential_id = ${principal.credentialId} and (ended_at is not null or expires_at < now())`;
+  const [row] = await sql<{ expires_at: Date; idle_expires_at: Date }[]>`
+    insert into console_sessions (id_hash, project_id, credential_id, origin, idle_seconds, expires_at)
+    values (${digest('session', id)}, ${principal.projectId}, ${principal.credentialId}, ${options.origin}, ${options.idleSeconds},
+            now() + make_interval(secs => ${options.maxSeconds}))
+    returning expires_at, least(expires_at, last_seen_at + make_interval(secs => idle_seconds)) as idle_expires_at`;
+  return {
+    id,
+    session: { principal, csrfToken: csrfTokenOf(id), expiresAt: iso(row!.expires_at), idleExpiresAt: iso(row!.idle_expires_at) },
+  };
+}
+
+interface SessionRow {
+  credential_id: string;
+  project_id: string;
+  kind: Principal['kind'];
+  role: Principal['role'];
+  user_id: string | null;
+  name: string;
+  stopped: boolean;
+  origin: string;
+  expires_at: Date;
+  idle_expires_at: Date;
+}
+
+/**
+ * The live session of the request's cookie, its idle expiry moved on (401 unauthorized when there
+ * is none: unknown, signed out, idle or past its absolute expiry, or its credential revoked).
+ * A state-changing request is refused (403 csrf_refused) without the session's token and origin.
+ */
+export async function sessionOf(sql: Sql, req: IncomingMessage): Promise<ConsoleSession> {
+  const id = sessionIdOf(req);
+  if (id === null) throw new GatewayError('unauthorized', 'No console session: sign in again.');
+  const [row] = await sql<SessionRow[]>`
+    with s as (
+      update console_sessions set last_seen_at = now()
+      where id_hash = ${digest('session', id)} and ended_at is null and expires_at > now()
+        and last_seen_at + make_interval(secs => idle_seconds) > now()
+      returning credential_id, origin, expires_at, least(expires_at, now() + make_interval(secs => idle_seconds)) as idle_expires_at)
+    select c.id as credential_id, c.project_id, c.kind, c.role, c.user_id, c.name, coalesce(p.active, false) as stopped,
+           s.origin, s.expires_at, s.idle_expires_at
+    from s join credentials c on c.id = s.credential_id left join project_stops p on p.project_id = c.project_id
+    where c.revoked_at is null`;
+  if (!row) throw new GatewayError('unauthorized', 'The console session has ended: sign in again.');
+  if (!SAFE_METHODS.has(req.method ?? 'GET')) checkCsrf(req, id, row.origin);
+  const principal: Principal = Object.freeze({
+    credentialId: row.credential_id,
+    projectId: row.project_id,
+    kind: row.kind,
+    role: row.role,
+    userId: row.user_id,
+    name: row.name,
+    projectStopped: row.stopped,
+  });
+  return { principal, csrfToken: csrfTokenOf(id), expiresAt: iso(row.expires_at), idleExpiresAt: iso(row.idle_expires_at) };
+}
+
+/** Ends the request's session (sign-out); the CSRF rule applies. A session already gone is no error. */
+export async function endSession(sql: Sql, req: IncomingMessage, origin: string | null): Promise<void> {
+  const id = sessionIdOf(req);
+  if (id === null) return;
+  checkCsrf(req, id, origin);
+  await sql`update console_sessions set ended_at = now() where id_hash = ${digest('session', id)} and ended_at is null`;
+}
+
+function checkCsrf(req: IncomingMessage, id: string, origin: string | null): void {
+  const sent = req.headers[CSRF_HEADER];
+  const expected = Buffer.from(csrfTokenOf(id));
+  const given = Buffer.from(typeof sent === 'string' ? sent : '');
+  const tokenOk = given.length === expected.length && timingSafeEqual(given, expected);
+  const originOk = origin !== null && req.headers.origin?.toLowerCase() === origin;
+  if (!tokenOk || !originOk) throw new GatewayError('csrf_refused');
+}
+
+/** The Set-Cookie value that stores a session id (Secure behind TLS). */
+export function sessionCookie(id: string, maxSeconds: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxSeconds}${secure ? '; Secure' : ''}`;
+}
+
+/** The Set-Cookie value that makes the browser drop the session cookie. */
+export function clearedCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+const iso = (d: Date): string => d.toISOString();

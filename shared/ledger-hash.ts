@@ -20,7 +20,12 @@ export function entryHash(header: Record<string, unknown>): string {
 }
 
 export function contentHash(salt: Buffer, content: unknown): string {
-  return HASH_PREFIX + createHash('sha256').update(CONTENT_TAG).update(salt).update(canonicalJson(content), 'utf8').digest('hex');
+  return contentHashOfText(salt, canonicalJson(content));
+}
+
+/** contentHash of content whose canonical JSON is already made. */
+export function contentHashOfText(salt: Buffer, canonical: string): string {
+  return HASH_PREFIX + createHash('sha256').update(CONTENT_TAG).update(salt).update(canonical, 'utf8').digest('hex');
 }
 
 export function isIntegrityHash(value: string): boolean {

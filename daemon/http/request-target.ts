@@ -3,6 +3,11 @@
 // matches no route (404), instead of failing outside the request pipeline.
 const BASE = 'http://gateway';
 
+// A path of plain segments (letters, digits, `-`, `_`) and no query: what the URL parser would
+// return unchanged (nothing to normalise, encode or resolve), so it is taken as it is. Most API
+// and proxy requests are of this form; anything else goes through the parser.
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?$|^\/$/;
+
 export interface RequestTarget {
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
@@ -12,6 +17,7 @@ export interface RequestTarget {
 
 export function parseRequestTarget(raw: string | undefined): RequestTarget {
   const target = raw ?? '/';
+  if (PLAIN_PATH.test(target)) return { pathname: target, searchParams: new URLSearchParams(), rawQuery: '' };
   const absolute = /^https?:\/\//i.test(target);
   if (absolute || target.startsWith('/')) {
     try {

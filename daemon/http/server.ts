@@ -46,6 +46,22 @@ export interface GatewayServer {
 }
 
 const NO_ORIGINS: ReadonlySet<string> = new Set();
+
+/** A request's context; its child logger (reqId, route) is made the first time something logs through it. */
+function requestContext(root: Logger, requestId: string, route: string): RequestContext & { readonly logMade: boolean } {
+  let log: Logger | undefined;
+  return {
+    requestId,
+    principal: null,
+    get log() {
+      log ??= root.child({ reqId: requestId, route });
+      return log;
+    },
+    get logMade() {
+      return log !== undefined;
+    },
+  };
+}
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayServer {
@@ -64,7 +80,7 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
     const found = router.find(req.method as 'GET', url.pathname);
     const route = found?.store as Route | undefined;
     const routeLabel = route?.path ?? 'unmatched';
-    const ctx: RequestContext = { requestId, log: deps.log.child({ reqId: requestId, route: routeLabel }), principal: null };
+    const ctx = requestContext(deps.log, requestId, routeLabel);
     res.setHeader('X-Request-Id', requestId);
     if (route?.localized) ctx.locale = pickLocale(req.headers['accept-language']);
     if (route?.governance) {
@@ -103,7 +119,10 @@ export function createServer(routes: readonly Route[], deps: HttpDeps): GatewayS
       if (ctx.principal && route && mayWriteState(req.method, route)) limiter.forget(ctx.principal.projectId);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       deps.metrics.observeRequest(req.method ?? 'GET', routeLabel, status, seconds);
-      ctx.log.info({ method: req.method, status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      const ms = Math.round(seconds * 1e4) / 10;
+      // The request's line with the child's bindings first, as its child would write it; none is made for it alone.
+      if (ctx.logMade) ctx.log.info({ method: req.method, status, ms }, 'request');
+      else deps.log.info({ reqId: requestId, route: routeLabel, method: req.method, status, ms }, 'request');
     }
   }
 

@@ -2,6 +2,7 @@
 // PostgreSQL would refuse), and what a caller learns (persisted db | dlq | none, the degraded
 // subsystems). Which errors send a trace there is db/unreachable.ts's answer.
 import { holdsUnstorableText } from '../../shared/text.js';
+import { canonicalContent } from './content-text.js';
 import type { TraceInput } from './streams.js';
 
 export type TracePersisted = 'db' | 'dlq' | 'none';
@@ -37,7 +38,7 @@ export function traceInputProblem(input: TraceInput): string | null {
   }
   if (!input.content || typeof input.content !== 'object' || Array.isArray(input.content)) return 'content must be an object';
   try {
-    JSON.stringify(input.content);
+    canonicalContent(input.content); // kept for the content hash: serialised once per trace
   } catch {
     return 'content is not serialisable as JSON';
   }

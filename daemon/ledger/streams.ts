@@ -2,7 +2,8 @@
 // says which table holds it and how an input becomes a row; every column of a row except
 // integrity_hash is the hashed header (shared/ledger-hash.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { contentHash } from '../../shared/ledger-hash.js';
+import { contentHashOfText } from '../../shared/ledger-hash.js';
+import { canonicalContent } from './content-text.js';
 
 export type StreamName = 'traces' | 'admin';
 
@@ -49,9 +50,28 @@ export interface BuiltEntry {
   readonly extra?: { table: 'trace_content'; row: Record<string, unknown> };
 }
 
+const SALT_BYTES = 16;
+const SALTS_PER_DRAW = 256;
+let drawn = Buffer.alloc(0);
+let taken = 0;
+
+/**
+ * A trace's salt: 16 random bytes from a block drawn 256 salts at a time (as randomUUID buffers
+ * its entropy), one call into the CSPRNG per 256 traces. Every block is new, so no salt handed out
+ * is ever overwritten.
+ */
+function nextSalt(): Buffer {
+  if (taken >= drawn.length) {
+    drawn = randomBytes(SALT_BYTES * SALTS_PER_DRAW);
+    taken = 0;
+  }
+  taken += SALT_BYTES;
+  return drawn.subarray(taken - SALT_BYTES, taken);
+}
+
 export function buildTrace(input: TraceInput, at: Position): BuiltEntry {
   const id = input.id ?? randomUUID();
-  const salt = randomBytes(16);
+  const salt = nextSalt();
   const header: Header = {
     id,
     project_id: at.projectId,
@@ -63,7 +83,7 @@ export function buildTrace(input: TraceInput, at: Position): BuiltEntry {
     action_name: input.actionName ?? null,
     environment: input.environment ?? 'prod',
     agent_id: input.agentId ?? null,
-    content_hash: contentHash(salt, input.content),
+    content_hash: contentHashOfText(salt, canonicalContent(input.content)),
     prev_hash: at.prevHash,
   };
   return {

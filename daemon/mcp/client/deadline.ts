@@ -53,7 +53,10 @@ export class UpstreamDeadline {
   /** The headers or a complete unit of the answer arrived: the idle clock starts (again). */
   progress(): void {
     if (this.limits.idleMs <= 0 || this.own.signal.aborted) return;
-    clearTimeout(this.idleTimer);
+    if (this.idleTimer !== undefined) {
+      this.idleTimer.refresh(); // the same clock started again: no new timer per event
+      return;
+    }
     const what = this.limits.idleSetting ? ` (${this.limits.idleSetting})` : '';
     this.idleTimer = setTimeout(
       () => this.fire(`no complete answer, SSE event or comment from the upstream within ${seconds(this.limits.idleMs)}${what}`),

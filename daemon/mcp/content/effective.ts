@@ -41,8 +41,33 @@ const DEFAULT_CONFIGS: Readonly<Record<ContentDetector, unknown>> = Object.freez
   Object.fromEntries(CONTENT_DETECTORS.map((d) => [d, DETECTORS[d]!.parseConfig({})])) as Record<ContentDetector, unknown>,
 );
 
+// The rules chosen for one (direction, server, tool) out of one loaded list of policies, kept with
+// that list: the state cache hands out the same list until a policy changes (then a new one), so a
+// call's three choices (arguments twice, results once) are made once per list, not per call. Tool
+// names come from callers: past CHOSEN_MAX choices the list's entries start again.
+const CHOSEN_MAX = 1000;
+const chosen = new WeakMap<readonly LoadedContentPolicy[], Map<string, readonly ContentRule[]>>();
+
 /** The detectors that run on this call's `direction`, each with its action; OFF ones are left out. */
 export function contentRules(
+  policies: readonly LoadedContentPolicy[],
+  serverId: string,
+  toolName: string | null,
+  direction: ContentDirection,
+): readonly ContentRule[] {
+  let byCall = chosen.get(policies);
+  if (byCall === undefined) chosen.set(policies, (byCall = new Map()));
+  const key = `${direction}\u0000${serverId}${toolName === null ? '' : `\u0000${toolName}`}`;
+  let rules = byCall.get(key);
+  if (rules === undefined) {
+    rules = Object.freeze(chooseRules(policies, serverId, toolName, direction));
+    if (byCall.size >= CHOSEN_MAX) byCall.clear();
+    byCall.set(key, rules);
+  }
+  return rules;
+}
+
+function chooseRules(
   policies: readonly LoadedContentPolicy[],
   serverId: string,
   toolName: string | null,

@@ -1,7 +1,8 @@
 // The gateway side of the proxy benchmark: the real gatewayd as a child process on a fresh
 // database, its log written to a file (as a service manager would take it; a pipe read by the
 // benchmark would cost the benchmark's own CPU), the benchmark's upstreams registered, scanned and
-// admitted with an ALLOW rule on `echo` through the API, and a viewer key for the calls.
+// admitted with an ALLOW rule on `echo` through the API (an HTTP upstream by its URL, a stdio
+// one by its registration), and a viewer key for the calls.
 // BENCH_PROXY_CPU_PROF=<dir> runs the daemon under `node --cpu-prof` (profile written at exit).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -46,8 +47,15 @@ async function api(base: string, token: string, method: string, route: string, b
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function admit(base: string, admin: string, releaser: string, name: string, upstreamUrl: string): Promise<string> {
-  const reg = await api(base, admin, 'POST', '/api/v1/mcp/servers', { name: `bench-${name}`, server_url: upstreamUrl });
+async function admit(
+  base: string,
+  admin: string,
+  releaser: string,
+  name: string,
+  upstream: string | Record<string, unknown>,
+): Promise<string> {
+  const body0 = typeof upstream === 'string' ? { server_url: upstream } : upstream;
+  const reg = await api(base, admin, 'POST', '/api/v1/mcp/servers', { name: `bench-${name}`, ...body0 });
   if (reg.status !== 201) throw new Error(`register ${name}: ${reg.status} ${JSON.stringify(reg.body)}`);
   const id = reg.body.id as string;
   const scan = await api(base, admin, 'POST', `/api/v1/mcp/servers/${id}/scan`);
@@ -69,7 +77,8 @@ export async function startBenchGateway(
   databaseUrl: string,
   dataDir: string,
   sql: postgres.Sql,
-  upstreams: Record<string, string>,
+  upstreams: Record<string, string | Record<string, unknown>>,
+  env: Record<string, string> = {},
 ): Promise<BenchGateway> {
   const logFile = path.join(dataDir, 'gatewayd.log');
   const out = await fs.open(logFile, 'a');
@@ -84,6 +93,7 @@ export async function startBenchGateway(
       GATEWAY_UPSTREAM_ALLOW: '127.0.0.0/8', // the upstreams are on loopback, refused by default
       GATEWAY_CHECKPOINT_INTERVAL_SECONDS: '86400',
       GATEWAY_RETENTION_INTERVAL_SECONDS: '86400',
+      ...env,
     },
     stdio: ['ignore', out.fd, out.fd],
   });

@@ -59,7 +59,7 @@ async function measure(target: Target, warmup: number, cpuSeconds?: () => Promis
  * decision trace must be committed before a call is forwarded, so a gateway call costs at least a
  * direct call plus this.
  */
-async function insertBaseline(sql: postgres.Sql): Promise<{ p50: number; p99: number }> {
+export async function insertBaseline(sql: postgres.Sql): Promise<{ p50: number; p99: number }> {
   await sql`create table if not exists bench_insert_floor (id bigserial primary key, at timestamptz not null default now(), note text not null)`;
   const latencies: number[] = [];
   for (let i = 0; i < 300; i += 1) {

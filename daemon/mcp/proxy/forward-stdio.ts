@@ -1,5 +1,6 @@
-// Forwarding to a stdio server (transport 'stdio'): the gateway holds the MCP session itself, one
-// shared process per server (mcp/stdio/stdio-upstream.ts), so a caller's message never reaches the
+// Forwarding to a stdio server (transport 'stdio'): the gateway holds the MCP session itself, with
+// the server's shared process or, for a 'per-session' server, the process of the caller's session
+// (Mcp-Session-Id, stdio-session.ts; mcp/stdio/stdio-upstream.ts), so a caller's message never reaches the
 // process as it came. `initialize` is answered by the gateway from the process's own handshake;
 // the caller's notifications and responses are taken (202) and go no further (the gateway made the
 // handshake; the server's requests are refused by the gateway); every other request goes through
@@ -31,7 +32,10 @@ export interface StdioRoute {
   readonly deadlineMs: number;
 }
 
-export type StdioCall = Omit<GatewayCall, 'auth'>;
+export type StdioCall = Omit<GatewayCall, 'auth'> & {
+  /** The caller's session, whose process a 'per-session' server's call goes to. */
+  readonly sessionId?: string | undefined;
+};
 
 /** Where the proxy's stdio servers are and the deadline of a call to one. */
 export function stdioRoute(deps: { stdio?: StdioServers; secretBox: SecretBox; config: { upstreamCallTimeoutMs: number } }): StdioRoute {
@@ -42,11 +46,13 @@ const FAILURE_KIND: Record<StdioFailure, McpFailureKind> = { unavailable: 'unrea
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The server's process, or why there is none (not allowed here, no sandbox, no stdio on this daemon). */
-async function upstreamOf(route: StdioRoute, server: ServerRow): Promise<Upstream | string> {
+/** The server's process (the session's own for a 'per-session' one), or why there is none (not allowed here, no sandbox, no stdio on this daemon). */
+async function upstreamOf(route: StdioRoute, server: ServerRow, sessionId: string | undefined): Promise<Upstream | string> {
   if (!route.stdio) return 'this daemon runs no stdio servers';
+  const perSession = server.process_mode === 'per-session';
+  if (perSession && sessionId === undefined) return 'a per-session stdio server is called within an MCP session';
   try {
-    return await route.stdio.upstream(stdioDefinition(route.box, server));
+    return await route.stdio.upstream(stdioDefinition(route.box, server), perSession ? sessionId : null);
   } catch (err) {
     if (err instanceof StdioRefusal) return err.message;
     throw err;
@@ -73,7 +79,7 @@ async function ask(upstream: Upstream, call: StdioCall, deadlineMs: number): Pro
 /** Makes one request of the stdio server and writes the answer; never throws for upstream faults. */
 export async function answerThroughStdio(res: ServerResponse, call: StdioCall, route: StdioRoute): Promise<RelayResult> {
   const started = performance.now();
-  const upstream = await upstreamOf(route, call.server);
+  const upstream = await upstreamOf(route, call.server, call.sessionId);
   if (typeof upstream === 'string') return failed(res, call, 'unreachable', upstream, started);
   const answer = await ask(upstream, call, route.deadlineMs);
   const latencyMs = performance.now() - started;

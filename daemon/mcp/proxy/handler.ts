@@ -7,7 +7,8 @@
 // rule; an MCP_CONTENT trace when the content stage found something) and is forwarded, a tools/list
 // answer filtered as the project's mcp_tools_list says (list-filter.ts), every request's answer
 // stream watched by the results inspection (results.ts, its messages framed by client/framing.ts).
-// A stdio server's messages go to its process through the gateway's own session (forward-stdio.ts).
+// A stdio server's messages go to its process through the gateway's own session (forward-stdio.ts);
+// a 'per-session' one's sessions are opened and ended by the gateway (stdio-session.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { sendStatusError } from '../../http/respond.js';
 import { GatewayError } from '../../../shared/errors.js';
@@ -29,6 +30,7 @@ import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
 import { contentDecided, recordRequestContent } from './request-content.js';
 import { type ResultWatch, watchResults } from './results.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
+import { endStdioSession, perSession, sessionRequired, stdioSessionOf } from './stdio-session.js';
 import type { CallAgent } from './stages/types.js';
 import { handleToolCall, type ProxyDeps } from './tool-call.js';
 
@@ -103,6 +105,8 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
   if (mismatch !== null) return reply(rpcError(idOf(msg), 'HEADER_MISMATCH', { detail: mismatch }));
   const caller = await identify(deps, r, server);
   if ('refused' in caller) return caller.refused;
+  const outside = sessionRequired(caller.server, msg, caller.sessionId);
+  if (outside) return outside;
   if (msg.kind === 'request' && msg.method === 'tools/call') {
     return handleToolCall(deps, {
       r,
@@ -170,15 +174,18 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           upstream: ownSession(r, msg) && !stdio ? { url, headers: headersOut } : null,
         })
       : null;
-  if (stdio)
+  if (stdio) {
+    const session = await stdioSessionOf(deps, r, caller.server, msg, caller.sessionId);
     return stdioMessage(stdioRoute(deps), msg, {
       server: caller.server,
+      sessionId: session.sessionId,
       params: params ?? {},
-      extraHeaders: {},
+      extraHeaders: session.headers,
       ...(view ? { transform: (result: Record<string, unknown>) => filterToolsResult(result, view) } : {}),
       ...(watch ? { inspect: watch.transform } : {}),
       done: async () => void (await watch?.record()),
     });
+  }
   if (msg.kind === 'request' && !ownSession(r, msg)) {
     return {
       stream: async (res) => {
@@ -249,7 +256,9 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
   if ('refused' in caller) return caller.refused;
   const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
   if (gate.kind === 'refuse') return reply(rpcError(null, gate.refusal.code, { ...gate.refusal.detail.data }, gate.refusal.detail.message));
-  // The gateway holds a stdio server's session itself: there is no event stream or session of the caller's to end.
+  // The gateway holds a stdio server's session itself: no event stream; a session to end only for a per-session server.
+  if (method === 'DELETE' && perSession(caller.server) && caller.sessionId !== undefined)
+    return endStdioSession(deps, caller.server, caller.sessionId);
   if (caller.server.transport === 'stdio')
     return {
       stream: async (res) =>

@@ -177,7 +177,12 @@ async function readStdioServer(deps: ScanDeps, row: ServerRow): Promise<ScanResu
     if (err instanceof StdioRefusal) return recordNotRun(deps.sql, row, 'mcp_stdio_command_not_allowed', err.message);
     throw err;
   }
-  return listTools(upstream, { totalMs: deps.scanTimeoutMs, failureOf: stdioFailure });
+  try {
+    return await listTools(upstream, { totalMs: deps.scanTimeoutMs, failureOf: stdioFailure });
+  } finally {
+    // A per-session server's processes are its sessions': the one the scan started ends with it.
+    if (row.process_mode === 'per-session') await deps.stdio.endSession(row.id, null);
+  }
 }
 
 async function readHttpServer(deps: ScanDeps, row: ServerRow): Promise<ScanResult> {

@@ -1,7 +1,8 @@
-// The daemon's stdio servers: one StdioUpstream per registered stdio server, made on first use
-// (the scan now; the forward path later) and stopped by the emergency stops and at shutdown. It
-// holds what start decided (sandbox-check.ts, allowed-commands.ts), so a refusal names its reason
-// the same way at registration and at start; its processes live in this daemon only.
+// The daemon's stdio servers: one StdioUpstream per registered stdio server (a shared process), or
+// per client session of a 'per-session' server, made on first use (a scan, a call) and stopped by
+// the emergency stops, at shutdown, at the session's end or idle time. It holds what start decided
+// (sandbox-check.ts, allowed-commands.ts), so a refusal names its reason the same way at
+// registration and at start; its processes live in this daemon only.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
@@ -36,6 +37,8 @@ export interface StdioServersOptions {
   readonly log: Logger;
   readonly limits?: SandboxLimits;
   readonly idleMs?: number;
+  /** Per-session processes one server may have at once; a session past it is refused. */
+  readonly maxSessionProcesses?: number;
 }
 
 /** V8 needs an address space of about 1 GiB to start; CPU time is per process run (a restart starts it over). */
@@ -44,9 +47,15 @@ export const DEFAULT_LIMITS: SandboxLimits = { memoryBytes: 2 * 1024 ** 3, openF
 export class StdioRefusal extends Error {}
 
 interface Entry {
+  readonly serverId: string;
   readonly projectId: string;
+  /** The client session the process is for; null for the server's shared process. */
+  readonly sessionId: string | null;
   readonly upstream: StdioUpstream;
 }
+
+/** Entries by server id, or server id and session id for a per-session process. */
+const keyOf = (serverId: string, sessionId: string | null): string => (sessionId === null ? serverId : `${serverId}\u0000${sessionId}`);
 
 export class StdioServers {
   private readonly entries = new Map<string, Entry>();
@@ -70,16 +79,23 @@ export class StdioServers {
     return grantProblem(grant, this.options.hidden);
   }
 
-  /** The server's process (started on its first request); throws StdioRefusal when it may not run here. */
-  async upstream(def: StdioDefinition): Promise<StdioUpstream> {
-    const known = this.entries.get(def.id);
+  /**
+   * The server's process (started on its first request): its shared one, or the one of client
+   * session `sessionId`, which ends at its idle time. Throws StdioRefusal when it may not run here.
+   */
+  async upstream(def: StdioDefinition, sessionId: string | null = null): Promise<StdioUpstream> {
+    const key = keyOf(def.id, sessionId);
+    const known = this.entries.get(key);
     if (known) return known.upstream;
     if (this.options.sandbox.mode === 'unavailable') throw new StdioRefusal(this.options.sandbox.reason);
     const why = this.commandRefusal(def.command) ?? def.grants.map((g) => this.grantRefusal(g)).find((p) => p !== null);
     if (why) throw new StdioRefusal(why);
+    const max = this.options.maxSessionProcesses ?? 64;
+    if (sessionId !== null && this.sessionsOf(def.id).length >= max)
+      throw new StdioRefusal(`the server already runs ${max} per-session processes, the most it may: end a session first`);
     const privateDir = path.join(this.options.homesDir, def.id);
     await fs.mkdir(privateDir, { recursive: true, mode: 0o700 });
-    const log = this.options.log.child({ subsystem: 'stdio', server_id: def.id });
+    const log = this.options.log.child({ subsystem: 'stdio', server_id: def.id, ...(sessionId === null ? {} : { per_session: true }) });
     const upstream = new StdioUpstream({
       spec: {
         command: this.options.commands.resolve(def.command)!,
@@ -109,6 +125,8 @@ export class StdioServers {
         stopGraceMs: 2000,
       },
       idleMs: this.options.idleMs ?? 10 * 60_000,
+      // A session's process that idled out is forgotten: the session's next use starts a new one.
+      ...(sessionId === null ? {} : { onIdleStop: () => this.forget(key, upstream) }),
       backoffMs: 1000,
       maxBackoffMs: 5 * 60_000,
       clientInfo: { name: 'governance-gateway', version: '1' },
@@ -119,33 +137,50 @@ export class StdioServers {
           upstream.answer(message.id as string | number, { error: { code: -32601, message: 'not available through the gateway yet' } });
       },
     });
-    this.entries.set(def.id, { projectId: def.projectId, upstream });
+    this.entries.set(key, { serverId: def.id, projectId: def.projectId, sessionId, upstream });
     return upstream;
   }
 
-  /** Failures and whether it runs, for `servers get`; null when this daemon never ran it. */
+  /** Failures and whether it runs, for `servers get`: its shared process, else one of a session; null when this daemon never ran it. */
   state(id: string): StdioState | null {
-    return this.entries.get(id)?.upstream.state ?? null;
+    return (this.entries.get(id) ?? this.sessionsOf(id)[0])?.upstream.state ?? null;
   }
 
-  /** Stops one server's process; true when this daemon had one. */
+  /** Ends the process of one client session (the session was deleted), or with null the shared one; true when there was one. */
+  async endSession(serverId: string, sessionId: string | null): Promise<boolean> {
+    return this.end([keyOf(serverId, sessionId)].filter((k) => this.entries.has(k)));
+  }
+
+  /** Stops one server's processes, shared and per session; true when this daemon had one. */
   async stopServer(id: string): Promise<boolean> {
-    const entry = this.entries.get(id);
-    if (!entry) return false;
-    this.entries.delete(id);
-    await entry.upstream.stop();
-    return true;
+    return this.end([...this.entries].filter(([, e]) => e.serverId === id).map(([key]) => key));
   }
 
-  /** Stops every process of a project (the project emergency stop); how many there were. */
+  /** Stops every process of a project (the project emergency stop); how many servers had one. */
   async stopProject(projectId: string): Promise<number> {
-    const ids = [...this.entries].filter(([, e]) => e.projectId === projectId).map(([id]) => id);
-    await Promise.all(ids.map((id) => this.stopServer(id)));
-    return ids.length;
+    const ids = new Set([...this.entries.values()].filter((e) => e.projectId === projectId).map((e) => e.serverId));
+    await Promise.all([...ids].map((id) => this.stopServer(id)));
+    return ids.size;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.entries.keys()].map((id) => this.stopServer(id)));
+    await this.end([...this.entries.keys()]);
+  }
+
+  private sessionsOf(serverId: string): Entry[] {
+    return [...this.entries.values()].filter((e) => e.serverId === serverId && e.sessionId !== null);
+  }
+
+  private async end(keys: string[]): Promise<boolean> {
+    const gone = keys.map((key) => this.entries.get(key)!);
+    for (const key of keys) this.entries.delete(key);
+    await Promise.all(gone.map((e) => e.upstream.stop()));
+    return gone.length > 0;
+  }
+
+  private forget(key: string, upstream: StdioUpstream): void {
+    // Not when a request started it again while it was being stopped.
+    if (this.entries.get(key)?.upstream === upstream && !upstream.state.running) this.entries.delete(key);
   }
 }
 

@@ -48,6 +48,8 @@ export interface StdioUpstreamOptions {
   readonly backoffMs: number;
   readonly maxBackoffMs: number;
   readonly clientInfo: { name: string; version: string };
+  /** Called once the process has been stopped for its idle time. */
+  onIdleStop?(): void;
   onServerMessage(message: Record<string, unknown>): void;
 }
 
@@ -251,7 +253,7 @@ export class StdioUpstream {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.pending.size === 0) void this.stop();
+      if (this.pending.size === 0) void this.stop().then(() => this.options.onIdleStop?.());
     }, this.options.idleMs);
     this.idleTimer.unref();
   }

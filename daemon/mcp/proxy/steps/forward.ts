@@ -81,6 +81,7 @@ export const forwardStep: Step = {
         // A session the gateway holds (a stdio process, or its own HTTP session): the same call either way.
         const held: StdioCall = {
           server,
+          sessionId: call.sessionId,
           method: 'tools/call',
           params,
           rpcId: msg.id,

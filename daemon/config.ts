@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { identityConfigOf, identityEnv, type IdentityConfig } from './config-identity.js';
 
 const listen = z
   .string()
@@ -141,6 +142,7 @@ const envSchema = z
     GATEWAY_NOTIFICATION_RETRY_BASE_MS: positiveInt(5000),
     GATEWAY_NOTIFICATION_RETRY_MAX_MS: positiveInt(3_600_000),
     GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS: positiveInt(86_400),
+    ...identityEnv,
   })
   .superRefine((e, ctx) => {
     // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
@@ -217,6 +219,8 @@ export interface Config {
   readonly stdioCommands: readonly string[];
   /** GATEWAY_STDIO_UNSAFE_NO_SANDBOX: run stdio servers without bubblewrap when it is missing. */
   readonly stdioUnsafeNoSandbox: boolean;
+  /** The proxy as an OAuth resource server (config-identity.ts, daemon/identity/); null when GATEWAY_OIDC_ISSUER is unset. */
+  readonly identity: IdentityConfig | null;
 }
 
 export interface NotificationConfig {
@@ -311,5 +315,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     stdioCommands: Object.freeze([...e.GATEWAY_STDIO_COMMANDS]),
     stdioUnsafeNoSandbox: e.GATEWAY_STDIO_UNSAFE_NO_SANDBOX,
+    identity: identityConfigOf(e),
   });
 }

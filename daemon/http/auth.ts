@@ -5,7 +5,9 @@ import type { IncomingMessage } from 'node:http';
 import { roleAtLeast, type CredentialKind, type Principal, type Role } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
+import { authenticateAccessToken, challengeHeaders, isAccessToken } from '../identity/index.js';
 import { hashToken, looksLikeToken, sameHash } from '../project/tokens.js';
+import { parseRequestTarget } from './request-target.js';
 import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import type { Route } from './types.js';
@@ -30,7 +32,10 @@ interface CredentialRow {
 
 export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
   const token = bearer(req);
-  if (!token || !looksLikeToken(token)) throw new GatewayError('unauthorized');
+  // An OAuth access token (a JWT, while GATEWAY_OIDC_ISSUER is set) is the identity module's to judge.
+  if (token && !looksLikeToken(token) && isAccessToken(sql, token)) return authenticateAccessToken(sql, token);
+  const refused = () => new GatewayError('unauthorized', undefined, challengeHeaders(sql, parseRequestTarget(req.url).pathname));
+  if (!token || !looksLikeToken(token)) throw refused();
   const hash = hashToken(token);
   const cache = stateCacheOf(sql);
   // While the database is unreachable a credential read recently is still honoured (last-known.ts;
@@ -43,7 +48,7 @@ export async function authenticate(sql: Sql, req: IncomingMessage, route: Route)
       (found) => found !== null,
     );
   const found = cache ? await cache.readCredential(hash.toString('hex'), load) : ((await load())?.value ?? null);
-  if (!found || !sameHash(found.tokenHash, hash)) throw new GatewayError('unauthorized');
+  if (!found || !sameHash(found.tokenHash, hash)) throw refused();
   // A request that may change cached state drops its project's entries before it writes, so the
   // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
   if (cache && mayWriteState(req.method, route)) cache.changed(found.principal.projectId, null);

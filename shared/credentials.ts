@@ -25,6 +25,13 @@ export interface Principal {
   readonly tokenAgentId?: string | null;
 }
 
+/** The credential id of every call an access token's subject makes: `oidc:` and a hash of issuer and sub. */
+export const TOKEN_CREDENTIAL_PREFIX = 'oidc:';
+
+export function isTokenCredentialId(credentialId: string): boolean {
+  return credentialId.startsWith(TOKEN_CREDENTIAL_PREFIX);
+}
+
 /** A person or client as the organisation's identity provider names it (daemon/identity/). */
 export interface Subject {
   readonly issuer: string;

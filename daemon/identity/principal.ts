@@ -2,13 +2,13 @@
 // project's stop state. The credential id is stable per subject (`oidc:` + a hash of issuer and
 // sub), so per-credential limits and records group one person's or client's calls together.
 import { createHash } from 'node:crypto';
-import type { Principal } from '../../shared/credentials.js';
+import { type Principal, TOKEN_CREDENTIAL_PREFIX } from '../../shared/credentials.js';
 import type { Sql } from '../db/connect.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import type { TokenIdentity } from './claims.js';
 
 export function subjectCredentialId(issuer: string, sub: string): string {
-  return `oidc:${createHash('sha256').update(`${issuer}\u0000${sub}`).digest('hex').slice(0, 32)}`;
+  return `${TOKEN_CREDENTIAL_PREFIX}${createHash('sha256').update(`${issuer}\u0000${sub}`).digest('hex').slice(0, 32)}`;
 }
 
 /** The principal, or null when the project the token names does not exist here. */

@@ -112,10 +112,28 @@ t.test('a token the provider issued for this resource calls a tool through the p
   t.same(result.content, [{ type: 'text', text: '{"city":"Paris"}' }]);
   t.equal(up.calls(), before + 1);
   await px.proxy.outcomes.flush();
-  const [trace] = await gw.db<{ credential_id: string }[]>`
-    select c.body->>'credential_id' as credential_id from traces t join trace_content c on c.trace_id = t.id
+  const [trace] = await gw.db<{ credential_id: string; subject: unknown }[]>`
+    select c.body->>'credential_id' as credential_id, c.body->'subject' as subject from traces t join trace_content c on c.trace_id = t.id
     where t.trace_type = 'MCP_TOOL_CALL' order by t.sequence_num desc limit 1`;
   t.match(trace?.credential_id, /^oidc:[0-9a-f]{32}$/, 'the call is recorded under the subject');
+  t.same(trace?.subject, { issuer: idp.issuer, sub: 'alice', name: 'Alice Example' }, 'the trace names the subject');
+});
+
+t.test('an admin action by a token: the admin log names the subject', async (t) => {
+  const token = await idp.token('alice', RESOURCE);
+  const created = await gw.api('POST', '/api/v1/agents', { token, body: { name: 'by-alice', protection_profile: 'safe' } });
+  t.equal(created.status, 201, created.text);
+  t.equal(created.body.created_by, 'Alice Example');
+  const id = created.body.id as string;
+  t.equal((await gw.api('PATCH', `/api/v1/agents/${id}`, { token, body: { description: 'hers' } })).status, 200);
+  const [row] = await gw.db<{ actor_kind: string; actor_id: string; credential_id: string }[]>`
+    select actor_kind, actor_id, credential_id from admin_log where target_id = ${id} and action = 'agent.update'`;
+  t.same(row, { actor_kind: 'oidc', actor_id: 'Alice Example', credential_id: row?.credential_id });
+  t.match(row?.credential_id, /^oidc:[0-9a-f]{32}$/);
+  for (const stream of ['traces', 'admin']) {
+    const chain = await gw.api('GET', `/api/v1/ledger/verify-chain?stream=${stream}`);
+    t.equal(chain.body.intact, true, `the ${stream} chain is intact with the subject recorded`);
+  }
 });
 
 t.test('API keys keep working beside tokens', async (t) => {

@@ -33,7 +33,11 @@ interface CredentialRow {
 export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
   const token = bearer(req);
   // An OAuth access token (a JWT, while GATEWAY_OIDC_ISSUER is set) is the identity module's to judge.
-  if (token && !looksLikeToken(token) && isAccessToken(sql, token)) return authenticateAccessToken(sql, token);
+  if (token && !looksLikeToken(token) && isAccessToken(sql, token)) {
+    const principal = await authenticateAccessToken(sql, token);
+    if (mayWriteState(req.method, route)) stateCacheOf(sql)?.changed(principal.projectId, null);
+    return principal;
+  }
   const refused = () => new GatewayError('unauthorized', undefined, challengeHeaders(sql, parseRequestTarget(req.url).pathname));
   if (!token || !looksLikeToken(token)) throw refused();
   const hash = hashToken(token);

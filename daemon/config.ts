@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { identityConfigOf, identityEnv, type IdentityConfig } from './config-identity.js';
 
 const listen = z
   .string()
@@ -143,6 +144,7 @@ const envSchema = z
     GATEWAY_NOTIFICATION_RETRY_WINDOW_SECONDS: positiveInt(86_400),
     GATEWAY_CONSOLE_SESSION_IDLE_SECONDS: positiveInt(1800),
     GATEWAY_CONSOLE_SESSION_MAX_SECONDS: positiveInt(43_200),
+    ...identityEnv,
   })
   .superRefine((e, ctx) => {
     // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
@@ -221,6 +223,8 @@ export interface Config {
   readonly stdioUnsafeNoSandbox: boolean;
   /** Web console sessions (http/console-session.ts): ended after idleSeconds unused, and maxSeconds after sign-in. */
   readonly consoleSession: { readonly idleSeconds: number; readonly maxSeconds: number };
+  /** The proxy as an OAuth resource server (config-identity.ts, daemon/identity/); null when GATEWAY_OIDC_ISSUER is unset. */
+  readonly identity: IdentityConfig | null;
 }
 
 export interface NotificationConfig {
@@ -319,5 +323,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleSeconds: e.GATEWAY_CONSOLE_SESSION_IDLE_SECONDS,
       maxSeconds: e.GATEWAY_CONSOLE_SESSION_MAX_SECONDS,
     }),
+    identity: identityConfigOf(e),
   });
 }

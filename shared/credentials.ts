@@ -19,6 +19,25 @@ export interface Principal {
   readonly userId: string | null;
   readonly name: string;
   readonly projectStopped: boolean;
+  /** Set when an OAuth access token (not an API key) authenticated the call: who it names. */
+  readonly subject?: Subject;
+  /** The agent an access token's agent claim names (it takes the place of the X-Agent-Id header). */
+  readonly tokenAgentId?: string | null;
+}
+
+/** The credential id of every call an access token's subject makes: `oidc:` and a hash of issuer and sub. */
+export const TOKEN_CREDENTIAL_PREFIX = 'oidc:';
+
+export function isTokenCredentialId(credentialId: string): boolean {
+  return credentialId.startsWith(TOKEN_CREDENTIAL_PREFIX);
+}
+
+/** A person or client as the organisation's identity provider names it (daemon/identity/). */
+export interface Subject {
+  readonly issuer: string;
+  readonly sub: string;
+  /** The display-name claim, or `sub` when the token carries none. */
+  readonly name: string;
 }
 
 /** A credential as GET /api/v1/keys lists it: never its secret, only the prefix it shows. */

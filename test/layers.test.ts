@@ -16,7 +16,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The wire contract: error table, body schemas, canonical JSON, roles and principals (daemon and CLI).
   shared: ['shared/'],
   // Read once at start: configuration and the root logger.
-  base: ['daemon/config.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
+  base: ['daemon/config.ts', 'daemon/config-identity.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
   // Worker threads: a pool that runs jobs off the daemon's thread, each with a deadline.
   threads: ['daemon/threads/'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.
@@ -32,6 +32,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The tenant every request belongs to: credentials, settings, emergency stop, rate limit, admin log.
   project: ['daemon/project/'],
   // The HTTP front: server, authentication against the project's credentials, route types, respond.
+  identity: ['daemon/identity/'],
   http: ['daemon/http/'],
   // What the pipelines read and write: agents, approvals, traces.
   records: ['daemon/agents/', 'daemon/approvals/', 'daemon/traces/'],
@@ -62,6 +63,7 @@ const STACKS: readonly (readonly string[])[] = [
     'outbox',
     'ledger',
     'project',
+    'identity',
     'http',
     'records',
     'deps',

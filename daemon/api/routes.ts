@@ -11,6 +11,7 @@ import { anchorRoutes } from './v1/anchor.js';
 import { approvalRoutes } from './v1/approvals.js';
 import { commandCenterRoutes } from './v1/command-center.js';
 import { credentialRoutes } from './v1/credentials.js';
+import { protectedResourceRoutes } from './v1/protected-resource.js';
 import { healthRoutes } from './v1/health.js';
 import { ledgerRoutes } from './v1/ledger.js';
 import { mcpCatalogRoutes } from './v1/mcp-catalog.js';
@@ -33,6 +34,7 @@ import { openApiRoute } from './openapi.js';
 export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService, stdio: StdioServers): Route[] {
   const routes: Route[] = [
     ...healthRoutes(deps, anchor),
+    ...protectedResourceRoutes(deps),
     ...credentialRoutes(deps),
     ...projectRoutes(deps),
     ...ledgerRoutes(deps),

@@ -5,7 +5,9 @@ import type { IncomingMessage } from 'node:http';
 import { roleAtLeast, type CredentialKind, type Principal, type Role } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
+import { authenticateAccessToken, challengeHeaders, isAccessToken } from '../identity/index.js';
 import { hashToken, looksLikeToken, sameHash } from '../project/tokens.js';
+import { parseRequestTarget } from './request-target.js';
 import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import { hasSessionCookie, sessionOf } from './console-session.js';
@@ -32,7 +34,8 @@ interface CredentialRow {
 export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
   const token = bearer(req);
   // The web console's browser sends its session cookie instead (console-session.ts: CSRF rule included).
-  const principal = token === null && hasSessionCookie(req) ? (await sessionOf(sql, req)).principal : await principalOfToken(sql, token);
+  const principal =
+    token === null && hasSessionCookie(req) ? (await sessionOf(sql, req)).principal : await principalOfBearer(sql, req, token);
   const cache = stateCacheOf(sql);
   // A request that may change cached state drops its project's entries before it writes, so the
   // caller's next request to this daemon reads the change (other daemons learn it by NOTIFY).
@@ -40,9 +43,24 @@ export async function authenticate(sql: Sql, req: IncomingMessage, route: Route)
   return principal;
 }
 
-/** The live credential of a bearer token (401 unauthorized when there is none). */
-export async function principalOfToken(sql: Sql, token: string | null): Promise<Principal> {
-  if (!token || !looksLikeToken(token)) throw new GatewayError('unauthorized');
+/** The caller of a bearer: an OAuth access token or a gateway key; a refusal carries the proxy's challenge (RFC 9728). */
+async function principalOfBearer(sql: Sql, req: IncomingMessage, token: string | null): Promise<Principal> {
+  // An OAuth access token (a JWT, while GATEWAY_OIDC_ISSUER is set) is the identity module's to judge.
+  if (token && !looksLikeToken(token) && isAccessToken(sql, token)) return authenticateAccessToken(sql, token);
+  return principalOfToken(
+    sql,
+    token,
+    () => new GatewayError('unauthorized', undefined, challengeHeaders(sql, parseRequestTarget(req.url).pathname)),
+  );
+}
+
+/** The live credential of a gateway key (`refused()` when there is none: 401 unauthorized). */
+export async function principalOfToken(
+  sql: Sql,
+  token: string | null,
+  refused: () => GatewayError = () => new GatewayError('unauthorized'),
+): Promise<Principal> {
+  if (!token || !looksLikeToken(token)) throw refused();
   const hash = hashToken(token);
   const cache = stateCacheOf(sql);
   // While the database is unreachable a credential read recently is still honoured (last-known.ts;
@@ -55,7 +73,7 @@ export async function principalOfToken(sql: Sql, token: string | null): Promise<
       (found) => found !== null,
     );
   const found = cache ? await cache.readCredential(hash.toString('hex'), load) : ((await load())?.value ?? null);
-  if (!found || !sameHash(found.tokenHash, hash)) throw new GatewayError('unauthorized');
+  if (!found || !sameHash(found.tokenHash, hash)) throw refused();
   return found.principal;
 }
 

@@ -25,7 +25,8 @@ export interface TraceInput {
 
 export interface AdminInput {
   readonly action: string;
-  readonly actorKind: 'user' | 'project_key' | 'extension' | 'system';
+  /** `oidc`: an OAuth access token's subject (actor id: its display name; daemon/identity/). */
+  readonly actorKind: 'user' | 'project_key' | 'extension' | 'system' | 'oidc';
   readonly actorId: string | null;
   readonly credentialId: string | null;
   readonly targetType: string;

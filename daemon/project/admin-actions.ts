@@ -43,7 +43,7 @@ export function adminEntry(actor: Actor, action: AdminAction): AdminInput {
   const p = actor.principal;
   return {
     action: action.action,
-    actorKind: p === null ? 'system' : p.kind === 'user_token' ? 'user' : p.kind,
+    actorKind: p === null ? 'system' : p.subject ? 'oidc' : p.kind === 'user_token' ? 'user' : p.kind,
     actorId: actorLabel(actor),
     credentialId: p?.credentialId ?? null,
     targetType: action.targetType,

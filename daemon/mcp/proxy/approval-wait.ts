@@ -138,7 +138,7 @@ async function answerDecided(deps: Deps, res: ServerResponse, call: HeldCall, de
   if (decided?.status === 'CANCELLED') stateCacheOf(deps.sql)?.changed(call.projectId, null);
   let reply: Reply;
   try {
-    const standing = await credentialStanding(deps.sql, call.credentialId);
+    const standing = await credentialStanding(deps.sql, call.credentialId, call.projectId);
     if (standing !== 'ok') {
       const reason = standing === 'stopped' ? 'PROJECT_EMERGENCY_STOP' : 'CREDENTIAL_REVOKED';
       return finish(res, rpcError(call.rpcId, reason, { approval_id: call.approvalId }).body);

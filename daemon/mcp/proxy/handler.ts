@@ -71,7 +71,8 @@ async function identify(deps: ProxyDeps, r: RouteRequest, server: ServerRow): Pr
     const id = r.req.method === 'POST' ? idOf(parseMessage(r.body)) : null;
     return { refused: reply(rpcError(id, 'SESSION_NOT_BOUND')) };
   }
-  const agent = await loadAgent(deps.sql, projectId, header(r.req.headers, 'x-agent-id'));
+  // An access token's agent claim (GATEWAY_OIDC_AGENT_CLAIM) names the agent in place of the header.
+  const agent = await loadAgent(deps.sql, projectId, r.principal.tokenAgentId ?? header(r.req.headers, 'x-agent-id'));
   if (agent) deps.activity.record(projectId, agent.id);
   return { server, agent, auth: loadAuth(deps.secretBox, server), sessionId };
 }

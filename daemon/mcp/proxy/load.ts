@@ -19,6 +19,7 @@ import type { ListTool, ListView } from './list-filter.js';
 import type { CallAgent, CallContext, CallServer, CallTool } from './stages/types.js';
 import { listContentPolicies } from '../content/content-policies.js';
 import { loadedContentPolicy, type LoadedContentPolicy } from '../content/effective.js';
+import type { Subject } from '../../../shared/credentials.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -64,6 +65,7 @@ export interface CallInput {
   readonly server: ServerRow;
   readonly agent: CallAgent | null;
   readonly credentialId: string;
+  readonly subject?: Subject | null;
   readonly auth: UpstreamAuth | null;
   readonly toolName: string;
   readonly argumentsHash: string;
@@ -146,6 +148,7 @@ export async function loadCallContext(sql: Sql, projectId: string, input: CallIn
     now: new Date(),
     agent: input.agent,
     credentialId: input.credentialId,
+    subject: input.subject ?? null,
     server: callServer(input.server),
     auth: input.auth,
     toolName: input.toolName,

@@ -100,6 +100,8 @@ export function callTrace(ctx: CallContext, d: Decision, facts: CallFacts, appro
       server_name: ctx.server.name,
       agent_id: ctx.agent?.id ?? null,
       credential_id: ctx.credentialId,
+      // Who the identity provider says made the call, when an access token did (docs/identity.md).
+      ...(ctx.subject ? { subject: storable({ issuer: ctx.subject.issuer, sub: ctx.subject.sub, name: ctx.subject.name }) } : {}),
       arguments_hash: ctx.argumentsHash,
       rule: effective?.rule ?? (d.kind === 'refuse' && d.refusal.detail.data?.rule === 'DENY' ? 'DENY' : null),
       rule_source: effective?.source ?? (d.kind === 'refuse' ? (d.refusal.detail.data?.rule_source ?? null) : null),

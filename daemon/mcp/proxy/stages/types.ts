@@ -15,6 +15,7 @@ import type { ContentFinding, Inspection } from '../../content/inspect.js';
 import type { Effective } from '../../rules/effective-rule.js';
 import type { Outcome, Stage as PipelineStage } from '../../../pipeline/runner.js';
 import type { Refusal as PipelineRefusal, Verdict } from '../../../pipeline/verdict.js';
+import type { Subject } from '../../../../shared/credentials.js';
 
 export interface CallAgent {
   readonly id: string;
@@ -48,6 +49,8 @@ export interface CallContext {
   readonly agent: CallAgent | null;
   /** The credential (key or token id) that made the call: what an approval is bound to and counted by. */
   readonly credentialId: string;
+  /** The identity provider's subject when an OAuth access token made the call (daemon/identity/). */
+  readonly subject?: Subject | null;
   readonly server: CallServer;
   /** The server's sign-in, decrypted; null when it could not even be read. */
   readonly auth: UpstreamAuth | null;

@@ -34,6 +34,7 @@ export const loadStep: Step = {
       server,
       agent: call.agent,
       credentialId: r.principal.credentialId,
+      subject: r.principal.subject ?? null,
       auth: call.auth,
       toolName: input.name,
       argumentsHash: bindingHash(input.forwarded, input.otherParams),

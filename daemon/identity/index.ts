@@ -1,0 +1,60 @@
+// The identity module's face: build the resource server for a daemon (app.ts), find it from the
+// pool (http/auth.ts, as the state cache is found), and turn a bearer JWT into a Principal.
+import type { Dispatcher } from 'undici';
+import type { Principal } from '../../shared/credentials.js';
+import type { IdentityConfig } from '../config-identity.js';
+import type { Sql } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import { IssuerKeys } from './jwks.js';
+import { principalOfToken } from './principal.js';
+import { looksLikeJwt, ResourceServer } from './resource-server.js';
+
+export { looksLikeJwt, METADATA_PATH, PROXY_PATH, ResourceServer } from './resource-server.js';
+
+export interface IdentityDeps {
+  /** From createUpstreamDispatcher: the issuer is reached through the same address guard as upstreams. */
+  readonly dispatcher: Dispatcher;
+  readonly timeoutMs: number;
+  readonly publicUrl: () => string;
+  readonly log: Logger;
+}
+
+/** The resource server of `config`; its keys start loading now (a failure is retried on use). */
+export function startResourceServer(config: IdentityConfig, deps: IdentityDeps): ResourceServer {
+  const log = deps.log.child({ subsystem: 'identity' });
+  const keys = new IssuerKeys(config.issuer, { dispatcher: deps.dispatcher, timeoutMs: deps.timeoutMs }, config.jwksRefreshFloorMs, log);
+  void keys.start();
+  return new ResourceServer(config, keys, deps.publicUrl);
+}
+
+const attached = new WeakMap<object, ResourceServer>();
+
+export function attachResourceServer(pool: object, rs: ResourceServer): void {
+  attached.set(pool, rs);
+}
+
+/** The daemon's resource server; null when GATEWAY_OIDC_ISSUER is unset. */
+export function resourceServerOf(pool: object): ResourceServer | null {
+  return attached.get(pool) ?? null;
+}
+
+/** Whether a bearer is for the resource server: a JWT while an issuer is configured. */
+export function isAccessToken(pool: object, bearer: string): boolean {
+  return attached.has(pool) && looksLikeJwt(bearer);
+}
+
+/** The principal of a bearer JWT, or the 401/403 refusal with its WWW-Authenticate challenge. */
+export async function authenticateAccessToken(sql: Sql, token: string): Promise<Principal> {
+  const rs = resourceServerOf(sql)!;
+  const identity = await rs.identify(token);
+  const principal = await principalOfToken(sql, identity);
+  if (principal === null)
+    throw rs.refusal('invalid_token', `the token names project ${JSON.stringify(identity.projectId)}, which does not exist here`);
+  return principal;
+}
+
+/** The challenge headers a 401 on `pathname` carries (the protected resource's paths only). */
+export function challengeHeaders(pool: object, pathname: string): Record<string, string> {
+  const rs = attached.get(pool);
+  return rs?.protects(pathname) ? { 'WWW-Authenticate': rs.challenge() } : {};
+}

@@ -1,0 +1,152 @@
+// A real OpenID provider for the identity tests: oidc-provider (a certified implementation) on
+// 127.0.0.1, issuing JWT access tokens for any resource indicator (RFC 8707) by the client
+// credentials grant. Each client stands for a user or an agent with its groups, project and name
+// (carried into its tokens as claims). Its signing key can be rotated, it can be stopped and started
+// again on the same port, and it counts the reads of its key set.
+import http from 'node:http';
+import type net from 'node:net';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+import type { Test } from 'tap';
+import { freeLoopbackPort } from './ports.js';
+
+export interface TestClient {
+  readonly id: string;
+  readonly secret: string;
+  /** Claims its tokens carry besides the standard ones (groups, gateway_project, name, ...). */
+  readonly claims: Record<string, unknown>;
+  /** Scopes it may ask for; default `mcp:tools`. */
+  readonly scope?: string;
+}
+
+export interface TestProvider {
+  readonly issuer: string;
+  readonly port: number;
+  /** The current signing key (private JWK with kid) and the previous ones, newest first. */
+  readonly keys: () => readonly JWK[];
+  /** A JWT access token for `resource` from the client credentials grant. */
+  token(clientId: string, resource: string, scope?: string): Promise<string>;
+  /** A new signing key replaces the current one; the old key leaves the published key set. */
+  rotate(): Promise<void>;
+  /** Reads of /jwks so far. */
+  jwksReads(): number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export const DEFAULT_SCOPE = 'mcp:tools';
+
+async function signingKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return { ...jwk, kid: `k-${Math.random().toString(36).slice(2, 10)}`, alg: 'RS256', use: 'sig' };
+}
+
+function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK): Provider {
+  const byId = new Map(clients.map((c) => [c.id, c]));
+  const provider = new Provider(issuer, {
+    clients: clients.map((c) => ({
+      client_id: c.id,
+      client_secret: c.secret,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      scope: c.scope ?? DEFAULT_SCOPE,
+    })),
+    jwks: { keys: [key] },
+    scopes: ['openid', DEFAULT_SCOPE, 'mcp:other'],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => ({
+          scope: `${DEFAULT_SCOPE} mcp:other`,
+          audience: resource,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    extraTokenClaims: (_ctx, token) => {
+      const clientId = (token as { clientId?: string }).clientId;
+      const client = clientId === undefined ? undefined : byId.get(clientId);
+      return client ? { sub: client.id, ...client.claims } : undefined;
+    },
+  });
+  provider.on('server_error', (_ctx, err) => console.error('oidc-provider server_error', err));
+  return provider;
+}
+
+/** Starts the provider on a free loopback port (or `port`); stopped at the test's end. */
+export async function startOidcProvider(
+  t: Test,
+  clients: readonly TestClient[],
+  options: { port?: number; listen?: boolean } = {},
+): Promise<TestProvider> {
+  const port = options.port ?? (await freeLoopbackPort());
+  const issuer = `http://127.0.0.1:${port}`;
+  const keys: JWK[] = [await signingKey()];
+  let handler = buildProvider(issuer, clients, keys[0]!).callback();
+  let reads = 0;
+  let server: http.Server | null = null;
+  const sockets = new Set<net.Socket>();
+
+  const start = async () => {
+    const s = http.createServer((req, res) => {
+      if (req.url?.startsWith('/jwks')) reads += 1;
+      void handler(req, res);
+    });
+    s.on('connection', (sock) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => resolve());
+    });
+    server = s;
+  };
+  const stop = async () => {
+    const s = server;
+    server = null;
+    if (!s) return;
+    for (const sock of sockets) sock.destroy();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+  if (options.listen !== false) await start();
+  t.teardown(stop);
+
+  const token: TestProvider['token'] = async (clientId, resource, scope = DEFAULT_SCOPE) => {
+    const client = clients.find((c) => c.id === clientId)!;
+    const res = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
+    });
+    const body = (await res.json()) as { access_token?: string; error?: string; error_description?: string };
+    if (!body.access_token) throw new Error(`token: ${res.status} ${body.error} ${body.error_description}`);
+    return body.access_token;
+  };
+
+  return {
+    issuer,
+    port,
+    keys: () => [...keys].reverse(),
+    token,
+    async rotate() {
+      keys.push(await signingKey());
+      handler = buildProvider(issuer, clients, keys.at(-1)!).callback();
+    },
+    jwksReads: () => reads,
+    stop,
+    start,
+  };
+}

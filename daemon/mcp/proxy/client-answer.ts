@@ -4,10 +4,14 @@
 // answers the server in the client's place with the refusal (so it does not wait for ever), and the
 // client's POST is refused with 403 and a JSON-RPC error without an id (Streamable HTTP: a response
 // that is not accepted gets an HTTP error status; an id would collide with the client's own requests).
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Reply } from '../../http/types.js';
 import type { Logger } from '../../log.js';
 import type { LoadedContentPolicy } from '../content/effective.js';
+import { authHeaders, type UpstreamAuth } from '../client/upstream-auth.js';
+import type { ServerRow } from '../servers/registry.js';
 import { answerUpstream } from './answer-upstream.js';
+import { upstreamHeaders } from './headers.js';
 import type { RequestContent } from './load.js';
 import type { UpstreamLimits } from './relay-request.js';
 import { rpcError, type RpcId } from './rpc.js';
@@ -40,6 +44,24 @@ export interface AnswerUpstream {
   readonly headers: Record<string, string>;
   readonly log: Logger;
   readonly serverId: string;
+}
+
+/** Where the gateway answers the server in the client's place: the client's session on an HTTP upstream. */
+export function answerPlace(
+  limits: UpstreamLimits,
+  log: Logger,
+  requestHeaders: IncomingHttpHeaders,
+  server: ServerRow,
+  auth: UpstreamAuth | null,
+): AnswerUpstream | null {
+  if (server.transport === 'stdio' || auth === null) return null;
+  let signIn: Record<string, string>;
+  try {
+    signIn = authHeaders(auth);
+  } catch {
+    return null; // the server cannot be signed in to (the relay would refuse too): nothing reaches it
+  }
+  return { limits, url: new URL(server.server_url), headers: upstreamHeaders(requestHeaders, signIn, 'POST'), log, serverId: server.id };
 }
 
 /**

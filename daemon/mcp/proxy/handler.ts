@@ -18,8 +18,7 @@ import type { Framed } from '../client/framing.js';
 import { relay } from './forward.js';
 import { DROP, upstreamLimits } from './relay-request.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
-import { type AnswerUpstream, answerContent, forwardedBody, withheldAnswer } from './client-answer.js';
-import { authHeaders } from '../client/upstream-auth.js';
+import { answerContent, answerPlace, forwardedBody, withheldAnswer } from './client-answer.js';
 import { stdioMessage, stdioRoute } from './forward-stdio.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
@@ -81,19 +80,6 @@ function limitsOf(deps: ProxyDeps) {
   return upstreamLimits(deps.config, deps.upstream);
 }
 
-/** Where the gateway answers a server's request in the client's place: the client's session on an HTTP upstream. */
-function answerPlace(deps: ProxyDeps, r: RouteRequest, caller: Caller): AnswerUpstream | null {
-  if (caller.server.transport === 'stdio' || caller.auth === null) return null;
-  let signIn: Record<string, string>;
-  try {
-    signIn = authHeaders(caller.auth);
-  } catch {
-    return null; // the server cannot be signed in to (the relay would refuse too): nothing reaches it
-  }
-  const headers = upstreamHeaders(r.req.headers, signIn, 'POST');
-  return { limits: limitsOf(deps), url: new URL(caller.server.server_url), headers, log: deps.log, serverId: caller.server.id };
-}
-
 export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply> {
   const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
   const environment = environmentOf(r);
@@ -144,7 +130,8 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           gate,
         )
       : null;
-  if (gate.kind === 'refuse' && msg.kind === 'response') return withheldAnswer(msg.id, gate, traceId, answerPlace(deps, r, caller));
+  if (gate.kind === 'refuse' && msg.kind === 'response')
+    return withheldAnswer(msg.id, gate, traceId, answerPlace(limitsOf(deps), deps.log, r.req.headers, caller.server, caller.auth));
   if (gate.kind === 'refuse') {
     const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
     return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));

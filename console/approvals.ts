@@ -20,13 +20,51 @@ export function outcomeText(a: Approval, byMe: boolean): string {
   return `This request is ${a.status.toLowerCase()}.`;
 }
 
+/** The request a notification linked to (`#approval=<id>`, daemon/delivery/console-link.ts), if any. */
+function linkedId(): string | null {
+  const m = /^#approval=([^&]+)$/.exec(window.location.hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+}
+
 /** Shows the inbox in `main`; returns a function that stops its timers. */
 export function showApprovals(main: HTMLElement, session: Session): () => void {
   const cards = new Map<string, { card: Card; open: boolean }>();
   const list = h('div', { class: 'list' });
   const summary = h('p', { class: 'summary', attrs: { role: 'status', 'aria-live': 'polite' } }, 'Loading open requests…');
-  fill(main, h('h1', {}, 'Approvals'), summary, list);
+  const followed = h('p', { class: 'followed', attrs: { role: 'status' } });
+  fill(main, h('h1', {}, 'Approvals'), summary, followed, list);
   let stopped = false;
+  let shown: string | null = null;
+
+  // The linked request's card is brought into view and focused; one no longer open says what became of it.
+  const showLinked = async () => {
+    const id = linkedId();
+    if (id === null || id === shown) return;
+    shown = id;
+    const entry = cards.get(id);
+    if (entry) {
+      entry.card.node.classList.add('linked');
+      entry.card.node.setAttribute('tabindex', '-1');
+      entry.card.node.scrollIntoView({ block: 'center' });
+      entry.card.node.focus();
+      return;
+    }
+    const a = await request<Approval>('GET', `/api/v1/approvals/${encodeURIComponent(id)}`).catch(() => null);
+    followed.textContent = a
+      ? `The request you followed is no longer open. ${outcomeText(a, false)}`
+      : 'The request you followed was not found.';
+  };
+  const onHash = () => {
+    shown = null;
+    followed.textContent = '';
+    void showLinked();
+  };
+  window.addEventListener('hashchange', onHash);
 
   const settle = (id: string, a: Approval, byMe: boolean) => {
     const entry = cards.get(id);
@@ -66,6 +104,7 @@ export function showApprovals(main: HTMLElement, session: Session): () => void {
       const now = await request<Approval>('GET', `/api/v1/approvals/${encodeURIComponent(id)}`).catch(() => null);
       if (now && now.status !== 'PENDING') settle(id, now, false);
     }
+    await showLinked();
     const count = approvals.length;
     const text = count === 0 ? 'No open requests.' : `${count} open request${count === 1 ? '' : 's'}.`;
     if (summary.textContent !== text) summary.textContent = text;
@@ -87,5 +126,6 @@ export function showApprovals(main: HTMLElement, session: Session): () => void {
   return () => {
     stopped = true;
     clearInterval(ticker);
+    window.removeEventListener('hashchange', onHash);
   };
 }

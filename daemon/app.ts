@@ -172,7 +172,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   anchor.start();
   // Outbound notifications: every daemon delivers from the shared outbox and sweeps expired approvals.
   const notifications = startDeliveries(
-    { sql, log: log.child({ subsystem: 'notifications' }), secretBox },
+    { sql, log: log.child({ subsystem: 'notifications' }), secretBox, consoleUrl: () => `${publicUrl()}/console/` },
     { ...config.notifications, allow: config.upstreamAllow },
   );
   const expiry = every(config.notifications.pollMs, config.notifications.pollMs, 'approval-expiry', log, () => expireApprovals(sql));

@@ -15,6 +15,7 @@ import { createUpstreamDispatcher, parseUpstreamUrl, UpstreamForbiddenError } fr
 import { every, type Periodic } from '../workers/periodic.js';
 import type { EventBody } from '../notifications/events.js';
 import { SECRET_PURPOSE, signatureHeaders } from './sign.js';
+import { withConsoleLink } from './console-link.js';
 import { slackBody } from './slack.js';
 
 export interface DeliveryOptions {
@@ -35,6 +36,8 @@ export interface DeliveryDeps {
   readonly secretBox: SecretBox;
   /** From createUpstreamDispatcher: the address guard on every connection. */
   readonly dispatcher: Dispatcher;
+  /** The web console's address (`<public URL>/console/`), linked from approval requests. */
+  readonly consoleUrl?: () => string;
 }
 
 /** Rows claimed per pass, and at most this many of one subscription (delivered in turn). */
@@ -93,9 +96,12 @@ async function claim(sql: Sql, o: DeliveryOptions): Promise<Claimed[]> {
   );
 }
 
-/** The bytes sent: the standard body `{type, timestamp, data}` in that order, or its Slack rendering. */
-export function renderBody(format: Target['format'], event: EventBody): string {
-  const standard: EventBody = { type: event.type, timestamp: event.timestamp, data: event.data };
+/**
+ * The bytes sent: the standard body `{type, timestamp, data}` in that order, or its Slack rendering;
+ * an approval request's data with its console link (console-link.ts) when the console's address is known.
+ */
+export function renderBody(format: Target['format'], event: EventBody, consoleBase: string | null = null): string {
+  const standard: EventBody = { type: event.type, timestamp: event.timestamp, data: withConsoleLink(event, consoleBase) };
   return JSON.stringify(format === 'slack' ? slackBody(standard) : standard);
 }
 
@@ -128,7 +134,7 @@ async function attempt(deps: DeliveryDeps, o: DeliveryOptions, row: Claimed, tar
     if (err instanceof UpstreamForbiddenError) return { kind: 'dead', status: null, error: `refused before sending: ${err.message}` };
     throw err;
   }
-  const body = renderBody(target.format, row.body);
+  const body = renderBody(target.format, row.body, deps.consoleUrl?.() ?? null);
   try {
     const res = await request(target.url, {
       method: 'POST',

@@ -2,7 +2,7 @@
 // the notification and fallback line, blocks the message). Every value from the event is escaped
 // for Slack's mrkdwn (&, <, > as entities), so text from a tool call cannot mention @channel or
 // forge a link; text shown as code loses its backticks. An approval request names the gatewayctl
-// commands that decide it.
+// commands that decide it, and links its page in the web console.
 import { cut, type EventBody } from '../notifications/events.js';
 
 type Block = Record<string, unknown>;
@@ -53,6 +53,9 @@ function approvalRequested(d: Record<string, unknown>, ts: string): SlackBody {
       ].join('\n'),
     ),
   ];
+  // Our own link (console-link.ts); <, > and | would end Slack's link syntax, so they stay percent-encoded.
+  const page = str(d.console_url);
+  if (page) blocks.push(section(`<${page.replace(/[<>|]/g, encodeURIComponent)}|Open this request in the console>`));
   if (str(d.arguments_summary)) blocks.push(section(`*Arguments (masked):* ${code(d.arguments_summary)}`));
   if (findings.length > 0) {
     const list = findings.map((f) => {

@@ -2,13 +2,16 @@
 // a real MCP upstream whose delete_file needs approval: a person signs in with a key, an SDK client's
 // call waits (wait mode) until it is approved in the page and gets the tool's result, or denied with a
 // comment that reaches it; a request decided elsewhere says so; a Viewer sees but cannot decide;
-// hostile argument values render as text and run nothing; axe-core finds no serious violation.
+// hostile argument values render as text and run nothing; a notification's link opens its request;
+// axe-core finds no serious violation.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Locator, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { seriousViolations, startBrowser } from '../helpers/browser.js';
+import { eventually } from '../helpers/eventually.js';
 import { activeServer, type ProxyGateway, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 // Playwright's own waits (a card appearing after the next poll) and the SDK's wait for an answer
 // end at these bounds rather than hang; neither is a measure of anything.
@@ -128,6 +131,34 @@ t.test('a request decided elsewhere says who decided; a Viewer sees requests but
   await page.getByRole('heading', { name: 'Sign in' }).waitFor(WAIT);
   t.same(await seriousViolations(page), [], 'axe-core: no serious or critical violation on the sign-in page');
   t.equal((await page.context().cookies()).length, 0, 'signed out: the cookie is gone');
+});
+
+t.test("a notification's link opens its request: the card focused; once decided, the page says so", async (t) => {
+  const { px, alice, client } = await setup(t);
+  const rx = await startReceiver(t);
+  const sub = await px.gw.api('POST', '/api/v1/notifications/subscriptions', {
+    body: { url: rx.url('/hook'), events: ['approval.requested'], format: 'standard' },
+  });
+  t.equal(sub.status, 201, sub.text);
+  const call = settled(client.callTool({ name: 'delete_file', arguments: { path: 'linked.txt' } }, undefined, CALL));
+  await eventually(async () => rx.received('/hook').length > 0);
+  const event = rx.received('/hook')[0]!.body;
+  const id = event.data.approval_id as string;
+  t.equal(event.data.console_url, `${px.url}/console/#approval=${id}`, "the event links the request's page");
+
+  const page = await (await startBrowser(t)).newPage();
+  await signIn(page, px, alice);
+  await page.goto(event.data.console_url);
+  const card = page.locator(`article.approval[data-approval-id="${id}"]`);
+  await card.and(page.locator(':focus')).waitFor(WAIT);
+  t.match(await card.textContent(), /linked\.txt/, 'the linked card has the focus');
+
+  const byAlice = await px.call('POST', `/api/v1/approvals/${id}/decide`, { token: alice, body: { approved: false, comment: 'no' } });
+  t.equal(byAlice.status, 200);
+  t.match((await call).error, { code: -32003 });
+  const later = await page.context().newPage(); // the link followed again, in a new tab of the same session
+  await later.goto(event.data.console_url);
+  await later.getByText('The request you followed is no longer open. Already decided: denied by alice ("no").').waitFor(WAIT);
 });
 
 t.test('hostile argument values render as text at phone width: no markup, no script, escapes shown, 1 MB folded', async (t) => {

@@ -1,7 +1,8 @@
 // A client's answer to a server's own request (sampling's model output, an elicitation's form
 // values, roots) is data leaving the client for the upstream: its result is inspected under the
 // argument policies like a request's params. A blocked answer never reaches the server: the gateway
-// answers the server in the client's place with the refusal (so it does not wait for ever), and the
+// answers the server in the client's place with the refusal (so it does not wait for ever: over its
+// session upstream, or to a stdio server's process, forward-stdio.ts), and the
 // client's POST is refused with 403 and a JSON-RPC error without an id (Streamable HTTP: a response
 // that is not accepted gets an HTTP error status; an id would collide with the client's own requests).
 import type { IncomingHttpHeaders } from 'node:http';
@@ -37,23 +38,17 @@ export function forwardedBody(body: unknown, masked: Record<string, unknown> | u
   return { ...(body as Record<string, unknown>), [isAnswer ? 'result' : 'params']: masked };
 }
 
-/** Where the server's copy of the refusal goes: its session on the upstream, signed in as the relay would be. */
-export interface AnswerUpstream {
-  readonly limits: UpstreamLimits;
-  readonly url: URL;
-  readonly headers: Record<string, string>;
-  readonly log: Logger;
-  readonly serverId: string;
-}
+/** Sends the server its copy of the refusal in the client's place; never throws (a failure is only logged). */
+export type AnswerServer = (message: { jsonrpc: '2.0'; id: RpcId; error: Record<string, unknown> }) => void;
 
-/** Where the gateway answers the server in the client's place: the client's session on an HTTP upstream. */
+/** Where the gateway answers an HTTP server in the client's place: the client's session upstream, signed in as the relay would be. */
 export function answerPlace(
   limits: UpstreamLimits,
   log: Logger,
   requestHeaders: IncomingHttpHeaders,
   server: ServerRow,
   auth: UpstreamAuth | null,
-): AnswerUpstream | null {
+): AnswerServer | null {
   if (server.transport === 'stdio' || auth === null) return null;
   let signIn: Record<string, string>;
   try {
@@ -61,22 +56,22 @@ export function answerPlace(
   } catch {
     return null; // the server cannot be signed in to (the relay would refuse too): nothing reaches it
   }
-  return { limits, url: new URL(server.server_url), headers: upstreamHeaders(requestHeaders, signIn, 'POST'), log, serverId: server.id };
+  const url = new URL(server.server_url);
+  const headers = upstreamHeaders(requestHeaders, signIn, 'POST');
+  return (message) =>
+    void answerUpstream(limits, url, headers, message).catch((err: unknown) =>
+      log.warn({ err, server_id: server.id }, "could not answer a server request upstream in the client's place"),
+    );
 }
 
 /**
  * The refusal of a blocked answer: the server gets the error in the client's place (sent beside the
  * reply: the client does not wait on the upstream; a failure is only logged), the client a 403.
  */
-export function withheldAnswer(id: RpcId, gate: Refused, traceId: string | null, upstream: AnswerUpstream | null): Reply {
+export function withheldAnswer(id: RpcId, gate: Refused, traceId: string | null, answerServer: AnswerServer | null): Reply {
   const refusal = rpcError(id, gate.refusal.code, { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) });
   const message = "The client's answer was withheld by the gateway: a content policy blocks what it carries.";
-  if (upstream !== null) {
-    answerUpstream(upstream.limits, upstream.url, upstream.headers, { ...refusal.body, error: { ...refusal.body.error, message } }).catch(
-      (err: unknown) =>
-        upstream.log.warn({ err, server_id: upstream.serverId }, "could not answer a server request upstream in the client's place"),
-    );
-  }
+  answerServer?.({ ...refusal.body, error: { ...refusal.body.error, message } });
   return {
     status: 403,
     body: { ...refusal.body, id: null, error: { ...refusal.body.error, message: gate.refusal.detail.message ?? message } },

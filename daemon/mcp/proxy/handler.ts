@@ -19,7 +19,7 @@ import { relay } from './forward.js';
 import { DROP, upstreamLimits } from './relay-request.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
 import { answerContent, answerPlace, forwardedBody, withheldAnswer } from './client-answer.js';
-import { stdioMessage, stdioRoute } from './forward-stdio.js';
+import { answerStdio, stdioMessage, stdioRoute } from './forward-stdio.js';
 import { header, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
@@ -131,7 +131,14 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
         )
       : null;
   if (gate.kind === 'refuse' && msg.kind === 'response')
-    return withheldAnswer(msg.id, gate, traceId, answerPlace(limitsOf(deps), deps.log, r.req.headers, caller.server, caller.auth));
+    return withheldAnswer(
+      msg.id,
+      gate,
+      traceId,
+      caller.server.transport === 'stdio'
+        ? answerStdio(stdioRoute(deps), caller.server, caller.sessionId, r.principal.credentialId)
+        : answerPlace(limitsOf(deps), deps.log, r.req.headers, caller.server, caller.auth),
+    );
   if (gate.kind === 'refuse') {
     const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
     return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));
@@ -172,6 +179,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
       ...(view ? { transform: (result: Record<string, unknown>) => filterToolsResult(result, view) } : {}),
       ...(watch ? { inspect: watch.transform } : {}),
       done: async () => void (await watch?.record()),
+      ...(msg.kind === 'response' ? { clientAnswer: body, answerer: r.principal.credentialId } : {}),
     });
   }
   if (msg.kind === 'request' && !ownSession(r, msg)) {

@@ -130,8 +130,8 @@ export class StdioServers {
       backoffMs: 1000,
       maxBackoffMs: 5 * 60_000,
       clientInfo: { name: 'governance-gateway', version: '1' },
-      // Server-initiated requests (sampling, roots, elicitation) are not passed to callers: the gateway holds
-      // the session (proxy/forward-stdio.ts). Refused, never left waiting.
+      // Server-initiated requests (sampling, roots, elicitation) not relayed to a caller (stdio-upstream.ts:
+      // none, or more than one, tools/call in flight that takes them): refused, never left waiting.
       onServerMessage: (message) => {
         if (message.id !== undefined && typeof message.method === 'string')
           upstream.answer(message.id as string | number, { error: { code: -32601, message: 'not available through the gateway yet' } });

@@ -1,7 +1,10 @@
 // A stdio MCP server as an upstream: one sandboxed process (stdio-process.ts) shared by the callers
 // of a server, started on first use and stopped after an idle time. Requests get ids of the
 // gateway's own, so two callers' ids never meet in one process, and their answers are matched back;
-// everything else the server writes (its requests and notifications) goes to `onServerMessage`.
+// a request the server makes while exactly one pending request takes them (a tools/call whose caller
+// can be asked, ServerRequestRelay) is relayed to that caller, and only that caller's answer goes
+// back under the server's id; everything else the server writes (its other requests and its
+// notifications) goes to `onServerMessage`.
 // The MCP handshake (2025 era: initialize, notifications/initialized) is made once per process
 // start; its result is kept for callers. A process that ends fails what is pending with a JSON-RPC
 // error naming why, and the next use starts it again after a backoff that doubles per consecutive
@@ -63,9 +66,20 @@ export interface StdioState {
   readonly nextStartAt: number;
 }
 
+/** A request the server made (sampling, elicitation, roots), under the server's own id. */
+export type ServerRequest = Record<string, unknown> & { readonly id: string | number; readonly method: string };
+
+/** Who is asked the server's requests made during one pending request, and who may answer them. */
+export interface ServerRequestRelay {
+  /** The answering caller (its credential): an answer from anyone else does not reach the process. */
+  readonly answerer: string;
+  onServerRequest(message: ServerRequest): void;
+}
+
 interface Pending {
   resolve(answer: RpcAnswer): void;
   timer: NodeJS.Timeout;
+  relay?: ServerRequestRelay;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,6 +95,8 @@ export class StdioUpstream {
   private proc: StdioProcess | null = null;
   private ready: Promise<Record<string, unknown>> | null = null;
   private readonly pending = new Map<number, Pending>();
+  /** Server requests relayed and not yet answered: who may answer, and the pending request they were made during. */
+  private readonly relayed = new Map<string | number, { answerer: string; during: number }>();
   private nextId = 1;
   private stopping = false;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -108,13 +124,13 @@ export class StdioUpstream {
   }
 
   /** One request to the server; the answer, or an error naming why there is none. */
-  async request(method: string, params: unknown, deadlineMs: number): Promise<RpcAnswer> {
+  async request(method: string, params: unknown, deadlineMs: number, relay?: ServerRequestRelay): Promise<RpcAnswer> {
     try {
       await this.initialized(deadlineMs);
     } catch (err) {
       return failure('unavailable', (err as Error).message);
     }
-    return this.send(method, params, deadlineMs);
+    return this.send(method, params, deadlineMs, relay);
   }
 
   /** A notification to the server (nothing comes back). */
@@ -125,6 +141,14 @@ export class StdioUpstream {
   /** An answer to a request the server made (sampling, roots, elicitation), by the server's own id. */
   answer(id: string | number, answer: RpcAnswer): boolean {
     return this.proc?.send({ jsonrpc: '2.0', id, ...answer }) ?? false;
+  }
+
+  /** A caller's answer to a server request relayed to it; false (nothing sent) when it was not relayed to this caller or is answered already. */
+  answerRelayed(id: string | number, answer: RpcAnswer, answerer: string): boolean {
+    const entry = this.relayed.get(id);
+    if (!entry || entry.answerer !== answerer) return false;
+    this.relayed.delete(id);
+    return this.answer(id, answer);
   }
 
   /** Ends the process; what is pending fails. The next use starts it again, without backoff. */
@@ -170,7 +194,7 @@ export class StdioUpstream {
     return answer.result;
   }
 
-  private send(method: string, params: unknown, deadlineMs: number): Promise<RpcAnswer> {
+  private send(method: string, params: unknown, deadlineMs: number, relay?: ServerRequestRelay): Promise<RpcAnswer> {
     const proc = this.proc;
     if (!proc) return Promise.resolve(failure('unavailable', this.lastEnd ?? 'the stdio server is not running'));
     const id = this.nextId++;
@@ -184,6 +208,7 @@ export class StdioUpstream {
       }, deadlineMs);
       this.pending.set(id, {
         timer,
+        ...(relay ? { relay } : {}),
         resolve: (answer) => {
           clearTimeout(timer);
           resolve(answer);
@@ -199,6 +224,7 @@ export class StdioUpstream {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
+    for (const [serverId, r] of this.relayed) if (r.during === id) this.relayed.delete(serverId);
     entry.resolve(answer);
   }
 
@@ -222,7 +248,19 @@ export class StdioUpstream {
       return;
     }
     if (isAnswer) return; // an answer to nothing pending (late, after a deadline): dropped
-    this.options.onServerMessage(message);
+    if (!this.relayToCaller(message)) this.options.onServerMessage(message);
+  }
+
+  /** A server request goes to the caller of the one pending request that takes them; with none, or several (whose?), it is not relayed. */
+  private relayToCaller(message: Record<string, unknown>): boolean {
+    const { id, method } = message;
+    if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return false;
+    const takers = [...this.pending].filter(([, p]) => p.relay !== undefined);
+    if (takers.length !== 1 || this.relayed.has(id)) return false;
+    const [during, { relay }] = takers[0]!;
+    this.relayed.set(id, { answerer: relay!.answerer, during });
+    relay!.onServerRequest(message as ServerRequest);
+    return true;
   }
 
   private onEnd(proc: StdioProcess, end: StdioEnd): void {

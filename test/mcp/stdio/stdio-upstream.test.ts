@@ -77,6 +77,36 @@ t.test('server-everything over stdio: handshake once, tools listed and called, t
   t.ok(up.state.running);
 });
 
+t.test(
+  "a server's request during a call that takes them goes to that call's caller; only that caller's answer reaches the process",
+  async (t) => {
+    const { up, serverMessages } = await upstream(t, [EVERYTHING, 'stdio']);
+    await up.initialized(30_000);
+    const asked: { id: string | number; method: string }[] = [];
+    const call = up.request('tools/call', { name: 'trigger-sampling-request', arguments: { prompt: 'hello', maxTokens: 5 } }, 30_000, {
+      answerer: 'caller-a',
+      onServerRequest: (m) => asked.push(m),
+    });
+    await eventually(async () => asked.length === 1);
+    t.equal(asked[0]!.method, 'sampling/createMessage', "the server's request, relayed to the call's caller");
+    const requests = () => serverMessages.filter((m) => (m as { id?: unknown }).id !== undefined) as { id: number; method: string }[];
+    t.same(requests(), [], 'not refused meanwhile');
+    const result = { model: 'm', role: 'assistant', content: { type: 'text', text: 'sampled by caller a' } };
+    t.notOk(up.answerRelayed(asked[0]!.id, { result }, 'caller-b'), "another caller's answer does not reach the process");
+    t.ok(up.answerRelayed(asked[0]!.id, { result }, 'caller-a'), "the caller's answer goes to the process");
+    t.notOk(up.answerRelayed(asked[0]!.id, { result }, 'caller-a'), 'answered once only');
+    t.match(textOf(await call), /sampled by caller a/);
+
+    const alone = up.request('tools/call', { name: 'trigger-sampling-request', arguments: { prompt: 'x', maxTokens: 5 } }, 30_000);
+    await eventually(async () => requests().length === 1);
+    t.match(requests(), [{ method: 'sampling/createMessage' }], 'a call that takes none: the request goes to onServerMessage');
+    const refused = requests()[0]!;
+    t.notOk(up.answerRelayed(refused.id, { result }, 'caller-a'), 'not relayed: no caller may answer it');
+    up.answer(refused.id, { error: { code: -32601, message: 'refused in the test' } });
+    t.match(JSON.stringify(await alone), /refused in the test/, 'the refusal reached the tool');
+  },
+);
+
 t.test('a server that never answers: the call fails at its deadline, the process stays', async (t) => {
   const silent = `require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
     const m = JSON.parse(l);

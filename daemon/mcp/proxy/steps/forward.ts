@@ -49,6 +49,8 @@ async function recordOutcome(j: Journey, result: RelayResult, watch: ResultWatch
   await watch?.record();
 }
 
+const takesEvents = (accept: string | undefined): boolean => accept?.includes('text/event-stream') ?? false;
+
 /** The params as forwarded: masked by a REDACT content policy where it masked them. */
 function forwardedParams(j: Journey): Record<string, unknown> {
   const input = j.input!;
@@ -88,6 +90,8 @@ export const forwardStep: Step = {
           extraHeaders: headers,
           failureData: { trace_id: recorded.written.id },
           ...(watch ? { inspect: watch.transform } : {}),
+          // A caller that takes an event stream is asked the stdio server's requests made meanwhile (stdio-relay.ts).
+          ...(stdio && takesEvents(r.req.headers.accept) ? { answerer: r.principal.credentialId } : {}),
         };
         const result = stdio
           ? await answerThroughStdio(res, held, stdioRoute(deps))

@@ -11,7 +11,6 @@
 // a 'per-session' one's sessions are opened and ended by the gateway (stdio-session.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { sendStatusError } from '../../http/respond.js';
-import { GatewayError } from '../../../shared/errors.js';
 import type { ServerRow } from '../servers/registry.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
 import type { Framed } from '../client/framing.js';
@@ -20,12 +19,12 @@ import { DROP, upstreamLimits } from './relay-request.js';
 import { answerThroughGatewaySession } from './gateway-session.js';
 import { answerContent, answerPlace, forwardedBody, withheldAnswer } from './client-answer.js';
 import { answerStdio, stdioMessage, stdioRoute } from './forward-stdio.js';
-import { header, routingMismatch, upstreamHeaders } from './headers.js';
+import { environmentOf, header, ownSession, routingMismatch, upstreamHeaders } from './headers.js';
 import { filterListMessage, filterToolsResult, type ListView } from './list-filter.js';
 import { gateContext, loadAgent, loadAuth, loadContentPolicies, loadServer, loadToolsListView } from './load.js';
 import { PASSTHROUGH_STAGES, runStages } from './pipeline.js';
 import { inspectAhead } from './stages/content.js';
-import { idOf, parseMessage, rpcError, type RpcMessage } from './rpc.js';
+import { idOf, parseMessage, rpcError } from './rpc.js';
 import { contentDecided, recordRequestContent } from './request-content.js';
 import { type ResultWatch, watchResults } from './results.js';
 import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
@@ -33,27 +32,7 @@ import { endStdioSession, perSession, sessionRequired, stdioSessionOf } from './
 import type { CallAgent } from './stages/types.js';
 import { handleToolCall, type ProxyDeps } from './tool-call.js';
 
-const ENVIRONMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-function environmentOf(r: RouteRequest): string {
-  const raw = header(r.req.headers, 'x-gateway-environment');
-  if (raw === undefined || raw === '') return 'prod';
-  if (!ENVIRONMENT.test(raw))
-    throw new GatewayError('validation_error', 'Invalid request: X-Gateway-Environment: letters, digits, ".", "_" and "-", at most 64');
-  return raw;
-}
-
 const reply = (r: { status: number; body: unknown }): Reply => ({ status: r.status, body: r.body });
-
-/** The caller speaks MCP itself: its session or protocol headers are relayed, and initialize always is. */
-function ownSession(r: RouteRequest, msg: RpcMessage): boolean {
-  return (
-    msg.kind !== 'request'
-    || msg.method === 'initialize'
-    || header(r.req.headers, 'mcp-session-id') !== undefined
-    || header(r.req.headers, 'mcp-protocol-version') !== undefined
-  );
-}
 
 interface Caller {
   readonly server: ServerRow;
@@ -82,7 +61,7 @@ function limitsOf(deps: ProxyDeps) {
 
 export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply> {
   const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
-  const environment = environmentOf(r);
+  const environment = environmentOf(r.req.headers);
   const msg = parseMessage(r.body);
   if ('invalid' in msg) return reply(rpcError(null, 'INVALID_REQUEST', { detail: msg.invalid }));
   // A tools/call without an id would otherwise pass as a notification, past every rule.
@@ -102,7 +81,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
       agent: caller.agent,
       auth: caller.auth,
       environment,
-      ownSession: ownSession(r, msg),
+      ownSession: ownSession(r.req.headers, msg),
       sessionId: caller.sessionId,
     });
   }
@@ -166,7 +145,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           callTraceId: null,
           agentId: caller.agent?.id ?? null,
           environment,
-          upstream: ownSession(r, msg) && !stdio ? { url, headers: headersOut } : null,
+          upstream: ownSession(r.req.headers, msg) && !stdio ? { url, headers: headersOut } : null,
         })
       : null;
   if (stdio) {
@@ -182,7 +161,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
       ...(msg.kind === 'response' ? { clientAnswer: body, answerer: r.principal.credentialId } : {}),
     });
   }
-  if (msg.kind === 'request' && !ownSession(r, msg)) {
+  if (msg.kind === 'request' && !ownSession(r.req.headers, msg)) {
     return {
       stream: async (res) => {
         await answerThroughGatewaySession(
@@ -247,7 +226,7 @@ function transformOf(
 /** GET (the server-to-client event stream) and DELETE (end a session): gates, binding, relay. */
 export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET' | 'DELETE'): Promise<Reply> {
   const server = await loadServer(deps.sql, r.principal.projectId, r.params.server_id!);
-  const environment = environmentOf(r);
+  const environment = environmentOf(r.req.headers);
   const caller = await identify(deps, r, server);
   if ('refused' in caller) return caller.refused;
   const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));

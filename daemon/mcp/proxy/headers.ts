@@ -4,6 +4,7 @@
 // and the policy can never see two different calls; Mcp-Param-* headers likewise (param-headers.ts). What goes upstream is an allow-list: never the
 // caller's Authorization (the MCP specification forbids token passthrough), cookies or gateway headers.
 import type { IncomingHttpHeaders } from 'node:http';
+import { GatewayError } from '../../../shared/errors.js';
 import { quoted } from '../../../shared/text.js';
 import { MODERN_PROTOCOL_VERSION } from '../client/protocol.js';
 import type { RpcMessage } from './rpc.js';
@@ -71,4 +72,25 @@ export function upstreamHeaders(
     out.accept = 'text/event-stream';
   }
   return { ...out, ...signIn };
+}
+
+const ENVIRONMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The call's environment (X-Gateway-Environment; `prod` when absent); a malformed one is 400. */
+export function environmentOf(headers: IncomingHttpHeaders): string {
+  const raw = header(headers, 'x-gateway-environment');
+  if (raw === undefined || raw === '') return 'prod';
+  if (!ENVIRONMENT.test(raw))
+    throw new GatewayError('validation_error', 'Invalid request: X-Gateway-Environment: letters, digits, ".", "_" and "-", at most 64');
+  return raw;
+}
+
+/** The caller speaks MCP itself: its session or protocol headers are relayed, and initialize always is. */
+export function ownSession(headers: IncomingHttpHeaders, msg: RpcMessage): boolean {
+  return (
+    msg.kind !== 'request'
+    || msg.method === 'initialize'
+    || header(headers, 'mcp-session-id') !== undefined
+    || header(headers, 'mcp-protocol-version') !== undefined
+  );
 }

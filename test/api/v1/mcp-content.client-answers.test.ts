@@ -23,7 +23,8 @@ interface Setup {
 }
 
 async function setUp(t: Test, answer: string): Promise<Setup> {
-  const px = await startProxyGateway(t);
+  // A loaded machine once ran the detectors past the default budget (a refusal, fail closed): not what is tested here.
+  const px = await startProxyGateway(t, { GATEWAY_DETECTOR_BUDGET_MS: '600000', GATEWAY_INSPECTION_BUDGET_MS: '600000' });
   const up = await startHostileContentServer(t);
   const s = await activeServer(px, up.url, { ask_model: 'ALLOW' });
   const client = new Client({ name: 'answers-test', version: '1.0.0' }, { capabilities: { sampling: {} } });

@@ -16,10 +16,16 @@ export interface TokenSource {
 /** Refreshed this long before the access token's expiry, so that it does not expire on the way. */
 const EARLY_SECONDS = 30;
 
+/** One source per sign-in in a process: a rotated refresh token is good once, so two sources of one sign-in would clash. */
+const sources = new Map<string, TokenSource>();
+
 export function tokenSourceOf(connection: Connection): TokenSource {
   const oidc = connection.oidc;
   if (!oidc || !isSignIn(oidc)) return { current: async () => connection.token, renew: async () => null };
-  return new RefreshingTokens(connection, oidc);
+  const key = `${connection.context ?? ''}\u0000${connection.url}\u0000${connection.token}`;
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = new RefreshingTokens(connection, oidc)));
+  return source;
 }
 
 function isSignIn(v: OidcSignIn): boolean {

@@ -2,25 +2,27 @@
 // the compiled CLI discovers the provider from the gateway, prints the code, a person confirms it
 // in the provider's own pages (driven over HTTP as a browser would), and the CLI saves the tokens
 // (0600, never printed); whoami names the person; an expired or refused access token is refreshed
-// and written back; a revoked refresh token ends in "sign in again" (exit 2) and writes nothing.
+// and written back; a revoked refresh token ends in "sign in again" (exit 2) and writes nothing;
+// logout forgets the tokens.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { runCli, startCli } from '../../helpers/cli.js';
 import { eventually } from '../../helpers/eventually.js';
-import { startProxyGateway } from '../../helpers/mcp-proxy.js';
+import { activeServer, startCountingServer, startProxyGateway } from '../../helpers/mcp-proxy.js';
 import { confirmDeviceCode } from '../../helpers/oidc-device-user.js';
 import { CLI_CLIENT_ID, startOidcProvider } from '../../helpers/oidc-provider.js';
 
 const idp = await startOidcProvider(t, [], {
   people: [{ id: 'carol', claims: { name: 'Carol Example', groups: ['gw-devs'], gateway_project: 'default' } }],
 });
-const { gw } = await startProxyGateway(t, {
+const px = await startProxyGateway(t, {
   GATEWAY_OIDC_ISSUER: idp.issuer,
   GATEWAY_OIDC_REQUIRED_SCOPES: 'mcp:tools',
   GATEWAY_OIDC_GROUP_ROLES: 'gw-devs=editor',
 });
+const { gw } = px;
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-oidc-'));
 t.teardown(() => fs.rm(home, { recursive: true, force: true }));
 const config = path.join(home, 'conf', 'config.json');
@@ -108,6 +110,24 @@ t.test('an access token the gateway refuses (401) is refreshed once and the requ
   t.not(after.oidc.refresh_token, before.oidc.refresh_token);
 });
 
+t.test(
+  'proxy call with an expired access token: one refresh serves both its requests (a rotated refresh token is good once)',
+  async (t) => {
+    const up = await startCountingServer(t);
+    const server = await activeServer(px, up.url, { get_weather: 'ALLOW' });
+    const before = await saved();
+    await edit((s) => {
+      s.oidc.expires_at = now() - 60;
+    });
+    const call = await runCli(['proxy', 'call', server.id, 'get_weather', '--args', '{"city":"Oslo"}', '--json'], home, env);
+    t.equal(call.code, 0, call.stderr);
+    t.equal(up.calls(), 1, 'the call went through as the person');
+    const after = await saved();
+    t.not(after.oidc.refresh_token, before.oidc.refresh_token, 'refreshed and written back');
+    t.equal((await runCli(['whoami'], home, env)).code, 0, 'the saved sign-in still works');
+  },
+);
+
 t.test('a revoked refresh token: the command asks the person to sign in again (exit 2) and writes nothing', async (t) => {
   const s = await saved();
   const revoked = await fetch(`${idp.issuer}/token/revocation`, {
@@ -128,6 +148,11 @@ t.test('a revoked refresh token: the command asks the person to sign in again (e
   );
   t.equal(who.json.error.code, 'sign_in_required');
   t.equal(await fs.readFile(config, 'utf8'), text, 'the saved file is unchanged');
+
+  const out = await runCli(['logout'], home, env);
+  t.equal(out.code, 0, out.stderr);
+  t.match(out.stdout, /its access and refresh tokens are removed from .*They stay valid at the identity provider/);
+  await t.rejects(fs.stat(config), { code: 'ENOENT' }, 'the saved file is gone');
 });
 
 t.test('--oidc and --token exclude each other; --oidc needs a gateway that names its provider', async (t) => {

@@ -1,7 +1,9 @@
 // A small client for the daemon's /api/v1: JSON in, JSON out, bearer token, bounded time. It turns
 // every non-2xx answer into a GatewayRefusal and every transport failure into GatewayUnavailable.
+// The bearer comes from a TokenSource: a sign-in's access token is refreshed, and retried once on a 401.
 import type { Connection } from './config.js';
 import { GatewayRefusal, GatewayUnavailable } from './errors.js';
+import { type TokenSource, tokenSourceOf } from './oidc-tokens.js';
 
 const TIMEOUT_MS = 30_000;
 
@@ -26,7 +28,13 @@ export class ApiClient {
   constructor(
     private readonly connection: Connection,
     private readonly userAgent: string,
+    private readonly tokens: TokenSource = tokenSourceOf(connection),
   ) {}
+
+  /** The bearer to send now (a sign-in's access token is refreshed first when it has expired). */
+  protected bearer(): Promise<string> {
+    return this.tokens.current();
+  }
 
   get url(): string {
     return this.connection.url;
@@ -34,9 +42,20 @@ export class ApiClient {
 
   /** `timeoutMs` only for routes that wait on purpose (anchor run-now waits for a receipt). */
   async request<T>(method: Method, route: string, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
+    const token = await this.bearer();
+    try {
+      return await this.send<T>(token, method, route, body, timeoutMs);
+    } catch (err) {
+      const renewed = err instanceof GatewayRefusal && err.status === 401 ? await this.tokens.renew(token) : null;
+      if (renewed === null) throw err;
+      return this.send<T>(renewed, method, route, body, timeoutMs);
+    }
+  }
+
+  private async send<T>(token: string, method: Method, route: string, body: unknown, timeoutMs: number): Promise<T> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      authorization: `Bearer ${this.connection.token}`,
+      authorization: `Bearer ${token}`,
       'user-agent': this.userAgent,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';

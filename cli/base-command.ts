@@ -5,6 +5,18 @@ import { ApiClient } from './api-client.js';
 import { loadConnection, type Connection } from './config.js';
 import { CliFailure, EXIT, UsageError, type ErrorJson } from './errors.js';
 
+/** GET /api/v1/me: the credential behind a token; `subject` only for an identity provider's access token. */
+export interface Me {
+  credential_id: string;
+  project_id: string;
+  kind: string;
+  role: string | null;
+  user_id: string | null;
+  name: string;
+  gateway_version: string;
+  subject?: { issuer: string; sub: string; name: string };
+}
+
 const HELP_HINT = 'See more help with --help';
 
 export abstract class GatewayCommand extends Command {
@@ -25,6 +37,11 @@ export abstract class GatewayCommand extends Command {
   /** Checks a token against its gateway before anything is saved: the project it belongs to. */
   async checkToken(connection: Connection): Promise<{ id: string; name: string }> {
     return this.clientFor(connection).request<{ id: string; name: string }>('GET', '/api/v1/project');
+  }
+
+  /** Who a token is to its gateway (GET /api/v1/me). */
+  async whoIs(connection: Connection): Promise<Me> {
+    return this.clientFor(connection).request<Me>('GET', '/api/v1/me');
   }
 
   /** stderr even in --json mode, so that warnings never corrupt the JSON on stdout. */

@@ -1,6 +1,6 @@
 // Where gatewayctl keeps its connections (gateway URL and token, by context name) and how it reads
 // and writes them. The file holds secrets, so it is written 0600 in a 0700 directory and never
-// printed. Its shape: {"current": NAME, "contexts": {NAME: {"url", "token"}}}; the first shape,
+// printed. Its shape: {"current": NAME, "contexts": {NAME: {"url", "token", "oidc"?}}}; the first shape,
 // {"url", "token"}, still reads, as the one context "default". GATEWAYCTL_CONTEXT picks a context
 // for one command; GATEWAY_URL and GATEWAY_TOKEN, both set, replace the file altogether.
 import fs from 'node:fs/promises';
@@ -10,7 +10,24 @@ import { UsageError } from './errors.js';
 
 export interface Connection {
   readonly url: string;
+  /** A gateway API key, or the access token of a sign-in with the identity provider (`oidc`). */
   readonly token: string;
+  /** Set by `login --oidc`: how the access token is refreshed (cli/oidc-tokens.ts). */
+  readonly oidc?: OidcSignIn;
+  /** The saved context it was read from (not stored): where refreshed tokens are written back. */
+  readonly context?: string;
+}
+
+/** A sign-in with the gateway's identity provider (RFC 8628 device grant), as saved beside its access token. */
+export interface OidcSignIn {
+  readonly issuer: string;
+  readonly client_id: string;
+  readonly token_endpoint: string;
+  /** The gateway's resource identifier (RFC 8707), asked for again on every refresh. */
+  readonly resource: string;
+  readonly refresh_token: string | null;
+  /** When the access token expires (seconds since the epoch); null: unknown, refreshed on a 401 only. */
+  readonly expires_at: number | null;
 }
 
 export interface ConfigEnv {
@@ -92,7 +109,8 @@ export async function loadConnection(env: ConfigEnv = process.env): Promise<Conn
       `not logged in (no ${url ? 'token' : 'gateway URL'} in ${file}): run "gatewayctl login --url URL --token TOKEN" or set GATEWAY_URL and GATEWAY_TOKEN`,
     );
   }
-  return { url: normaliseUrl(url), token };
+  const fromFile = !env.GATEWAY_URL && !env.GATEWAY_TOKEN && name ? { context: name, ...(picked?.oidc ? { oidc: picked.oidc } : {}) } : {};
+  return { url: normaliseUrl(url), token, ...fromFile };
 }
 
 /** The name of the context commands use now, or null. */
@@ -138,7 +156,27 @@ export async function saveConnection(
   const file = configPath(env);
   const saved = await readConfig(file);
   const context = name ?? saved.current ?? DEFAULT_CONTEXT;
-  const contexts = { ...saved.contexts, [context]: { url: connection.url, token: connection.token } };
+  const contexts = { ...saved.contexts, [context]: stored(connection) };
   await writeConfig(file, { current: makeCurrent || saved.current === null ? context : saved.current, contexts });
   return file;
+}
+
+/** What a context stores of a connection (never where it was read from). */
+function stored(c: Connection): Connection {
+  return c.oidc ? { url: c.url, token: c.token, oidc: c.oidc } : { url: c.url, token: c.token };
+}
+
+/** Writes refreshed tokens back to the context they were read from, unless it has changed meanwhile (another login). */
+export async function updateSignIn(
+  context: string,
+  before: Connection,
+  token: string,
+  oidc: OidcSignIn,
+  env: ConfigEnv = process.env,
+): Promise<void> {
+  const file = configPath(env);
+  const saved = await readConfig(file);
+  const now = saved.contexts[context];
+  if (!now || now.url !== before.url || now.token !== before.token) return;
+  await writeConfig(file, { current: saved.current, contexts: { ...saved.contexts, [context]: stored({ url: now.url, token, oidc }) } });
 }

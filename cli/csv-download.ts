@@ -73,7 +73,7 @@ export class CsvClient extends ApiClient {
     try {
       res = await request(this.target.url + route, {
         method: 'GET',
-        headers: { accept: 'text/csv', authorization: `Bearer ${this.target.token}`, 'user-agent': this.agent },
+        headers: { accept: 'text/csv', authorization: `Bearer ${await this.bearer()}`, 'user-agent': this.agent },
         headersTimeout: IDLE_MS,
         bodyTimeout: IDLE_MS,
         signal,

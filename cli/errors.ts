@@ -1,5 +1,6 @@
 // The three ways a gatewayctl command fails, each with its exit code: the daemon refused (1),
-// the operator made a mistake (2), the daemon could not be reached or failed itself (3).
+// the operator made a mistake (2), the daemon could not be reached or failed itself (3). A sign-in
+// that must be done again counts as an operator mistake (2).
 
 export const EXIT = { refused: 1, usage: 2, unavailable: 3 } as const;
 
@@ -55,4 +56,21 @@ export class GatewayRefusal extends CliFailure {
 export class GatewayUnavailable extends CliFailure {
   readonly exitCode = EXIT.unavailable;
   readonly code = 'gateway_unavailable';
+}
+
+/** The saved sign-in with the identity provider can no longer be refreshed: the person signs in again. */
+export class SignInRequired extends CliFailure {
+  readonly exitCode = EXIT.usage;
+  readonly code = 'sign_in_required';
+}
+
+/** The identity provider refused a request of the sign-in (its OAuth error passed through). */
+export class IssuerRefusal extends CliFailure {
+  readonly exitCode = EXIT.refused;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -4,6 +4,7 @@
 // ApiClient this reads a JSON-RPC answer whatever the status; a gateway error body is a refusal.
 import type { Connection } from './config.js';
 import { GatewayRefusal, GatewayUnavailable } from './errors.js';
+import { tokenSourceOf } from './oidc-tokens.js';
 
 const TIMEOUT_MS = 60_000;
 
@@ -57,7 +58,7 @@ export async function proxyRequest(connection: Connection, userAgent: string, re
         ...req.headers,
         accept: 'application/json',
         'content-type': 'application/json',
-        authorization: `Bearer ${connection.token}`,
+        authorization: `Bearer ${await tokenSourceOf(connection).current()}`,
         'user-agent': userAgent,
       },
       body: JSON.stringify(message),

@@ -86,7 +86,7 @@ export class VerifyClient extends ApiClient {
         headers: {
           accept: 'application/json',
           'content-type': 'application/json',
-          authorization: `Bearer ${this.target.token}`,
+          authorization: `Bearer ${await this.bearer()}`,
           'user-agent': this.agent,
         },
         body: JSON.stringify(body),

@@ -102,6 +102,7 @@ const envSchema = z
     GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
     GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL: positiveInt(50),
     GATEWAY_APPROVAL_REQUESTS_PER_MINUTE: positiveInt(30),
+    GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: flag,
     GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
     GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
     GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
@@ -174,6 +175,8 @@ export interface Config {
   readonly maxPendingApprovalsPerCredential: number;
   /** New approval requests one credential may open in any 60 s (held calls past it: -32005). */
   readonly approvalRequestsPerMinute: number;
+  /** GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: nobody decides an approval their own credential or user opened. */
+  readonly approvalDeciderNotRequester: boolean;
   readonly exportRowCap: number;
   readonly bodyLimitBytes: number;
   readonly upstreamResponseLimitBytes: number;
@@ -277,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPendingApprovalsPerAgent: e.GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT,
     maxPendingApprovalsPerCredential: e.GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL,
     approvalRequestsPerMinute: e.GATEWAY_APPROVAL_REQUESTS_PER_MINUTE,
+    approvalDeciderNotRequester: e.GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER,
     exportRowCap: e.GATEWAY_EXPORT_ROW_CAP,
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,

@@ -113,6 +113,11 @@ export const ERRORS = {
     message: 'Stdio servers cannot run in this daemon: bubblewrap is missing and GATEWAY_STDIO_UNSAFE_NO_SANDBOX is not set.',
   },
   approval_not_open: { status: 409, message: 'The approval request is not open.' },
+  approval_decider_is_requester: {
+    status: 403,
+    message:
+      'This approval request was opened by your own credential or user; another person must decide it (GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER).',
+  },
   anchoring_not_configured: {
     status: 409,
     message:

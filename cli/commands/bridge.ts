@@ -8,6 +8,7 @@ import { GatewayCommand } from '../base-command.js';
 import { loadConnection, type Connection } from '../config.js';
 import { UsageError } from '../errors.js';
 import { startBridge } from '../mcp-bridge.js';
+import { tokenSourceOf } from '../oidc-tokens.js';
 import { checkAgentRef, mcpAgentId, resolveServer } from '../name-or-id.js';
 
 /** GATEWAY_TOKEN_FILE first (a file written by `connect --client claude-desktop --write`). */
@@ -58,7 +59,8 @@ export default class Bridge extends GatewayCommand {
     const agentId = agentRef === null ? null : await mcpAgentId(api, agentRef, '--agent-id');
     const url = new URL(`${connection.url}/api/v1/mcp/proxy/${encodeURIComponent(server.id)}`);
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const bridge = await startBridge({ url, token: connection.token, agentId, userAgent: this.config.userAgent, log });
+    const token = await tokenSourceOf(connection).current();
+    const bridge = await startBridge({ url, token, agentId, userAgent: this.config.userAgent, log });
     log(`bridge: relaying stdio to ${url.href} (server "${server.name}")`);
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void bridge.close());
     await bridge.closed;

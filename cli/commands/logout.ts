@@ -18,15 +18,18 @@ export default class Logout extends GatewayCommand {
     const saved = await readConfig(file);
     const name = flags.context ?? process.env.GATEWAYCTL_CONTEXT ?? saved.current;
     const removed = name !== null && name !== undefined && name in saved.contexts;
+    const signedIn = removed && saved.contexts[name]?.oidc !== undefined;
     if (removed) {
       const { [name]: _gone, ...contexts } = saved.contexts;
       if (Object.keys(contexts).length === 0) await fs.rm(file, { force: true });
       else await writeConfig(file, { current: saved.current === name ? null : saved.current, contexts });
     }
     this.log(
-      removed
-        ? `Logged out of context ${name}: its token is removed from ${file}. The token is still valid on the gateway; revoke it with gatewayctl keys revoke ID if it should stop working.`
-        : `Not logged in: no saved connection${name ? ` for context ${name}` : ''} in ${file}.`,
+      signedIn
+        ? `Logged out of context ${name}: its access and refresh tokens are removed from ${file}. They stay valid at the identity provider until they expire or it revokes them.`
+        : removed
+          ? `Logged out of context ${name}: its token is removed from ${file}. The token is still valid on the gateway; revoke it with gatewayctl keys revoke ID if it should stop working.`
+          : `Not logged in: no saved connection${name ? ` for context ${name}` : ''} in ${file}.`,
     );
     if (process.env.GATEWAY_URL || process.env.GATEWAY_TOKEN)
       this.log('GATEWAY_URL / GATEWAY_TOKEN are set in the environment and still apply.');

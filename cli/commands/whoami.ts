@@ -1,17 +1,8 @@
-// gatewayctl whoami: which gateway this CLI talks to and as whom (GET /api/v1/me and /project).
-import { GatewayCommand } from '../base-command.js';
+// gatewayctl whoami: which gateway this CLI talks to and as whom (GET /api/v1/me and /project):
+// the key or user token, or the person an identity provider's sign-in names (login --oidc).
+import { GatewayCommand, type Me } from '../base-command.js';
 import { configPath, currentContext } from '../config.js';
 import { keyValues } from '../format.js';
-
-interface Me {
-  credential_id: string;
-  project_id: string;
-  kind: string;
-  role: string | null;
-  user_id: string | null;
-  name: string;
-  gateway_version: string;
-}
 
 export interface WhoAmI {
   url: string;
@@ -23,6 +14,8 @@ export interface WhoAmI {
   gatewayctl_version: string;
   project: { id: string; name: string };
   credential: { id: string; kind: string; name: string; role: string | null; user_id: string | null };
+  /** Only when signed in with the identity provider: the person (or client) its token names. */
+  subject?: { issuer: string; sub: string; name: string };
 }
 
 export default class WhoAmICommand extends GatewayCommand {
@@ -46,16 +39,21 @@ export default class WhoAmICommand extends GatewayCommand {
       gatewayctl_version: this.config.version,
       project: { id: project.id, name: project.name },
       credential: { id: me.credential_id, kind: me.kind, name: me.name, role: me.role, user_id: me.user_id },
+      ...(me.subject ? { subject: me.subject } : {}),
     };
-    const who = me.kind === 'user_token' ? `user ${me.user_id ?? '?'} (token "${me.name}")` : `${me.kind.replace('_', ' ')} "${me.name}"`;
     this.log(
       keyValues({
         gateway: `${out.url} (gatewayd ${out.gateway_version}, gatewayctl ${out.gatewayctl_version})`,
         project: `${project.name} (${project.id})`,
-        as: `${who}, role ${me.role ?? 'none'}, credential ${me.credential_id}`,
+        as: `${describe(me)}, role ${me.role ?? 'none'}, credential ${me.credential_id}`,
         from: context === null ? out.source : `${out.source} (context ${context})`,
       }),
     );
     return out;
   }
+}
+
+function describe(me: Me): string {
+  if (me.subject) return `${me.subject.name} (sub ${me.subject.sub}, signed in at ${me.subject.issuer})`;
+  return me.kind === 'user_token' ? `user ${me.user_id ?? '?'} (token "${me.name}")` : `${me.kind.replace('_', ' ')} "${me.name}"`;
 }

@@ -5,6 +5,7 @@
 // anything marks it. The project emergency stop ends every open approval (CANCELLED) in its own
 // transaction.
 import { createId } from '@paralleldrive/cuid2';
+import type { Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql, Tx } from '../db/connect.js';
@@ -121,7 +122,8 @@ export async function approvalOfTrace(sql: Sql, projectId: string, traceId: stri
 }
 
 /**
- * Decides an open approval: only a person (a user token; the route requires Admin) may, once.
+ * Decides an open approval: only a person (a user token; the route requires Admin) may, once, and,
+ * with GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER, not one who opened it (403, nothing written).
  * The decision is a trace (APPROVAL) and an admin-log entry, in the same transaction.
  */
 export async function decideApproval(
@@ -131,12 +133,15 @@ export async function decideApproval(
   approved: boolean,
   comment: string | null,
   actor: Actor,
+  rules: { readonly deciderNotRequester: boolean },
 ): Promise<Approval> {
   if (!actor.principal?.userId) throw new GatewayError('mcp_release_author_unresolved');
   return sql.begin(async (tx) => {
     const [row] = await tx<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id} for update`;
     if (!row) throw new GatewayError('not_found', 'No approval request with this id.');
     if (present(row).status !== 'PENDING') throw new GatewayError('approval_not_open');
+    if (rules.deciderNotRequester && (await decidesOwnRequest(tx, row.credential_id, actor.principal!)))
+      throw new GatewayError('approval_decider_is_requester');
     const status: ApprovalStatus = approved ? 'APPROVED' : 'DENIED';
     const [updated] = await tx<Row[]>`
       update approvals set status = ${status}, decided_at = now(), decided_by = ${actorLabel(actor)}, comment = ${comment}
@@ -175,6 +180,14 @@ export async function decideApproval(
     await emitEvent(tx, projectId, 'approval.decided', approvalDecided(present(updated!)));
     return present(updated!);
   });
+}
+
+/** Whether the decider opened the request: the same credential, or another token of the same user. */
+async function decidesOwnRequest(tx: Tx, requester: string | null, decider: Principal): Promise<boolean> {
+  if (requester === null) return false;
+  if (requester === decider.credentialId) return true;
+  const [owner] = await tx<{ user_id: string | null }[]>`select user_id from credentials where id = ${requester}`;
+  return owner?.user_id != null && owner.user_id === decider.userId;
 }
 
 /**

@@ -24,7 +24,21 @@ export function ctlWithStdin(args: string[], input: string, home: string, env: R
   return run(args, home, env, input);
 }
 
+/** A running command whose output so far can be read (a device sign-in prints its code, then waits). */
+export interface RunningCli {
+  output(): { stdout: string; stderr: string };
+  readonly done: Promise<CliRun>;
+}
+
+export function startCli(args: string[], home: string, env: Record<string, string>): RunningCli {
+  return start(args, home, env, null);
+}
+
 function run(args: string[], home: string, env: Record<string, string>, input: string | null): Promise<CliRun> {
+  return start(args, home, env, input).done;
+}
+
+function start(args: string[], home: string, env: Record<string, string>, input: string | null): RunningCli {
   const options = { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } };
   const argv = [CLI_BIN, ...args];
   const child =
@@ -40,7 +54,7 @@ function run(args: string[], home: string, env: Record<string, string>, input: s
     stderr += c.toString('utf8');
   });
   if (input !== null) child.stdin?.end(input);
-  return new Promise((resolve, reject) => {
+  const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
       let json: unknown = null;
@@ -52,4 +66,5 @@ function run(args: string[], home: string, env: Record<string, string>, input: s
       resolve({ code, stdout, stderr, json });
     });
   });
+  return { output: () => ({ stdout, stderr }), done };
 }

@@ -2,7 +2,9 @@
 // 127.0.0.1, issuing JWT access tokens for any resource indicator (RFC 8707) by the client
 // credentials grant. Each client stands for a user or an agent with its groups, project and name
 // (carried into its tokens as claims). Its signing key can be rotated, it can be stopped and started
-// again on the same port, and it counts the reads of its key set.
+// again on the same port, and it counts the reads of its key set. With `people`, it also signs
+// people in by the device flow (RFC 8628) for the public client `gatewayctl`, through its own
+// development login and consent pages (any password; the login names the person).
 import http from 'node:http';
 import type net from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -34,6 +36,15 @@ export interface TestProvider {
   start(): Promise<void>;
 }
 
+/** A person who signs in (device flow): the login is `id`; the claims go into their access tokens. */
+export interface TestPerson {
+  readonly id: string;
+  readonly claims: Record<string, unknown>;
+}
+
+/** The public client gatewayctl signs people in with (device grant, refresh tokens). */
+export const CLI_CLIENT_ID = 'gatewayctl';
+
 export const DEFAULT_SCOPE = 'mcp:tools';
 
 async function signingKey(): Promise<JWK> {
@@ -42,21 +53,40 @@ async function signingKey(): Promise<JWK> {
   return { ...jwk, kid: `k-${Math.random().toString(36).slice(2, 10)}`, alg: 'RS256', use: 'sig' };
 }
 
-function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK): Provider {
+const CLI_CLIENT = {
+  client_id: CLI_CLIENT_ID,
+  token_endpoint_auth_method: 'none' as const,
+  grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+  response_types: [],
+  redirect_uris: [],
+  scope: `openid offline_access ${DEFAULT_SCOPE}`,
+};
+
+function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK, people: readonly TestPerson[]): Provider {
   const byId = new Map(clients.map((c) => [c.id, c]));
+  const personById = new Map(people.map((p) => [p.id, p]));
+  const devicePeople = people.length > 0;
   const provider = new Provider(issuer, {
-    clients: clients.map((c) => ({
-      client_id: c.id,
-      client_secret: c.secret,
-      grant_types: ['client_credentials'],
-      response_types: [],
-      redirect_uris: [],
-      scope: c.scope ?? DEFAULT_SCOPE,
-    })),
+    clients: [
+      ...clients.map((c) => ({
+        client_id: c.id,
+        client_secret: c.secret,
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        scope: c.scope ?? DEFAULT_SCOPE,
+      })),
+      ...(devicePeople ? [CLI_CLIENT] : []),
+    ],
     jwks: { keys: [key] },
-    scopes: ['openid', DEFAULT_SCOPE, 'mcp:other'],
+    scopes: ['openid', 'offline_access', DEFAULT_SCOPE, 'mcp:other'],
+    findAccount: (_ctx, id) => (personById.has(id) ? { accountId: id, claims: () => ({ sub: id }) } : undefined),
+    // Refresh tokens for the CLI whatever its scopes (the default wants offline_access granted by a consent prompt).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: devicePeople },
+      deviceFlow: { enabled: devicePeople },
+      revocation: { enabled: devicePeople },
       clientCredentials: { enabled: true },
       registration: { enabled: true },
       resourceIndicators: {
@@ -73,6 +103,8 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK)
       },
     },
     extraTokenClaims: (_ctx, token) => {
+      const accountId = (token as { accountId?: string }).accountId;
+      if (accountId !== undefined) return personById.get(accountId)?.claims;
       const clientId = (token as { clientId?: string }).clientId;
       const client = clientId === undefined ? undefined : byId.get(clientId);
       return client ? { sub: client.id, ...client.claims } : undefined;
@@ -86,12 +118,13 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK)
 export async function startOidcProvider(
   t: Test,
   clients: readonly TestClient[],
-  options: { port?: number; listen?: boolean } = {},
+  options: { port?: number; listen?: boolean; people?: readonly TestPerson[] } = {},
 ): Promise<TestProvider> {
   const port = options.port ?? (await freeLoopbackPort());
   const issuer = `http://127.0.0.1:${port}`;
   const keys: JWK[] = [await signingKey()];
-  let handler = buildProvider(issuer, clients, keys[0]!).callback();
+  const people = options.people ?? [];
+  let handler = buildProvider(issuer, clients, keys[0]!, people).callback();
   let reads = 0;
   let server: http.Server | null = null;
   const sockets = new Set<net.Socket>();
@@ -143,7 +176,7 @@ export async function startOidcProvider(
     token,
     async rotate() {
       keys.push(await signingKey());
-      handler = buildProvider(issuer, clients, keys.at(-1)!).callback();
+      handler = buildProvider(issuer, clients, keys.at(-1)!, people).callback();
     },
     jwksReads: () => reads,
     stop,

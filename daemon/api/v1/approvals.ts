@@ -60,7 +60,9 @@ export function approvalRoutes(deps: Deps): Route[] {
         const { body } = r;
         return {
           status: 200,
-          body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r)),
+          body: await decideApproval(deps.sql, r.principal.projectId, r.params.id!, body.approved, body.comment ?? null, actorOf(r), {
+            deciderNotRequester: deps.config.approvalDeciderNotRequester,
+          }),
         };
       },
     }),

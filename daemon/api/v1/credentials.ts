@@ -26,6 +26,8 @@ export function credentialRoutes(deps: Deps): Route[] {
             user_id: p.userId,
             name: p.name,
             gateway_version: GATEWAY_VERSION,
+            // Only for an access token: the person or client the identity provider names (API keys' answer is unchanged).
+            ...(p.subject ? { subject: { issuer: p.subject.issuer, sub: p.subject.sub, name: p.subject.name } } : {}),
           },
         };
       },

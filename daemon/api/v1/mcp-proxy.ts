@@ -72,7 +72,9 @@ export function createMcpProxy(deps: Deps, stdio?: StdioServers): McpProxy {
         if (approval.kind !== 'mcp') throw new GatewayError('not_found', 'No MCP approval request with this id.');
         return {
           status: 200,
-          body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r)),
+          body: await decideApproval(deps.sql, r.principal.projectId, approval.id, body.approved, body.comment ?? null, actorOf(r), {
+            deciderNotRequester: deps.config.approvalDeciderNotRequester,
+          }),
         };
       },
     }),

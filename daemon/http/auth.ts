@@ -2,7 +2,7 @@
 // the project emergency stop refuses them (403 project_emergency_stopped), whether their role or
 // credential kind fits the route (403 forbidden).
 import type { IncomingMessage } from 'node:http';
-import { roleAtLeast, type CredentialKind, type Principal, type Role } from '../../shared/credentials.js';
+import { roleAtLeast, type Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
 import { authenticateAccessToken, challengeHeaders, isAccessToken } from '../identity/index.js';
@@ -11,6 +11,7 @@ import { parseRequestTarget } from './request-target.js';
 import { mayWriteState, stateCacheOf } from '../state-cache/cache.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import { hasSessionCookie, sessionOf } from './console-session.js';
+import { principalOfRow, type PrincipalRow } from './principal-row.js';
 import type { Route } from './types.js';
 
 function bearer(req: IncomingMessage): string | null {
@@ -20,15 +21,8 @@ function bearer(req: IncomingMessage): string | null {
   return match ? match[1]! : null;
 }
 
-interface CredentialRow {
-  id: string;
-  project_id: string;
-  kind: CredentialKind;
-  role: Role | null;
-  user_id: string | null;
-  name: string;
+interface CredentialRow extends PrincipalRow {
   token_hash: Buffer;
-  stopped: boolean;
 }
 
 export async function authenticate(sql: Sql, req: IncomingMessage, route: Route): Promise<Principal> {
@@ -86,20 +80,12 @@ async function credentialOf(
   hash: Buffer,
 ): Promise<{ projectId: string; value: { tokenHash: Buffer; principal: Principal } } | null> {
   const rows = await sql<CredentialRow[]>`
-    select c.id, c.project_id, c.kind, c.role, c.user_id, c.name, c.token_hash, coalesce(s.active, false) as stopped
+    select c.id as credential_id, c.project_id, c.kind, c.role, c.user_id, c.name, c.token_hash, coalesce(s.active, false) as stopped
     from credentials c left join project_stops s on s.project_id = c.project_id
     where c.token_hash = ${hash} and c.revoked_at is null`;
   const row = rows[0];
   if (!row) return null;
-  const principal: Principal = Object.freeze({
-    credentialId: row.id,
-    projectId: row.project_id,
-    kind: row.kind,
-    role: row.role,
-    userId: row.user_id,
-    name: row.name,
-    projectStopped: row.stopped,
-  });
+  const principal = principalOfRow(row);
   return { projectId: row.project_id, value: { tokenHash: row.token_hash, principal } };
 }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
+import { principalOfRow, type PrincipalRow } from './principal-row.js';
 
 export const SESSION_COOKIE = 'gateway_console';
 export const CSRF_HEADER = 'x-gateway-csrf';
@@ -65,14 +66,7 @@ export async function startSession(
   };
 }
 
-interface SessionRow {
-  credential_id: string;
-  project_id: string;
-  kind: Principal['kind'];
-  role: Principal['role'];
-  user_id: string | null;
-  name: string;
-  stopped: boolean;
+interface SessionRow extends PrincipalRow {
   origin: string;
   expires_at: Date;
   idle_expires_at: Date;
@@ -98,15 +92,7 @@ export async function sessionOf(sql: Sql, req: IncomingMessage): Promise<Console
     where c.revoked_at is null`;
   if (!row) throw new GatewayError('unauthorized', 'The console session has ended: sign in again.');
   if (!SAFE_METHODS.has(req.method ?? 'GET')) checkCsrf(req, id, row.origin);
-  const principal: Principal = Object.freeze({
-    credentialId: row.credential_id,
-    projectId: row.project_id,
-    kind: row.kind,
-    role: row.role,
-    userId: row.user_id,
-    name: row.name,
-    projectStopped: row.stopped,
-  });
+  const principal = principalOfRow(row);
   return { principal, csrfToken: csrfTokenOf(id), expiresAt: iso(row.expires_at), idleExpiresAt: iso(row.idle_expires_at) };
 }
 

@@ -1,12 +1,12 @@
 // Stdio servers through the HTTP API: registration (Admin, the operator's allow-list, grants clear
 // of the gateway's files, secret variables sealed and never shown), then scan -> approve with the
 // real server-everything over stdio in the sandbox, and the stops that end its process.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { eventually } from '../../helpers/eventually.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { processesOf } from '../../helpers/stdio-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const NODE_MODULES = path.join(ROOT, 'node_modules');
@@ -30,18 +30,6 @@ const written = async (gw: TestGateway) => ({
   servers: (await gw.db`select count(*)::int as n from mcp_servers`)[0]!.n,
   admin: (await gw.db`select count(*)::int as n from admin_log`)[0]!.n,
 });
-
-/** Processes whose command line names this server's private directory (bwrap binds it): its sandbox. */
-async function processesOf(gw: TestGateway, serverId: string): Promise<number[]> {
-  const marker = path.join(gw.dataDir, 'stdio', serverId);
-  const pids: number[] = [];
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(marker)) pids.push(Number(entry));
-  }
-  return pids;
-}
 
 async function scannedAndApproved(t: Test, gw: TestGateway): Promise<string> {
   const reg = await gw.api('POST', '/api/v1/mcp/servers', { body: everything() });

@@ -10,7 +10,7 @@ import { databaseTests, testsToRun } from './helpers/run-tests.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 t.test(
-  'a file reaching a database or daemon helper (directly or through a test module) is picked; pure, CLI and fuzz tests are not',
+  'a file reaching a database or daemon helper (directly or through a test module) is picked; pure, CLI, console and fuzz tests are not',
   async (t) => {
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-select-'));
     t.teardown(() => fs.rm(base, { recursive: true, force: true }));
@@ -27,6 +27,7 @@ t.test(
       'dist/test/a/pure.test.js': "import { scan } from '../../daemon/db/connect.js';",
       'dist/test/a/mcp-only.test.js': "import { startServer } from '../helpers/mcp-servers.js';",
       'dist/test/cli/commands/x.test.js': "import { startGateway } from '../../helpers/gateway.js';",
+      'dist/test/console/page.test.js': "import { startGateway } from '../helpers/gateway.js';",
       'dist/test/api/routes.fuzz.test.js': "import { startGateway } from '../helpers/gateway.js';",
     };
     for (const [rel, text] of Object.entries(files)) {
@@ -56,7 +57,7 @@ t.test("on this suite: the database's own tests, the API's and the daemon's star
     'anchor/worker',
   ])
     t.ok(picked.has(`dist/test/${f}.test.js`), `${f} runs in the second pass`);
-  for (const f of ['detectors/secrets', 'layers', 'cli/bin/gatewayctl', 'api/routes.fuzz'])
+  for (const f of ['detectors/secrets', 'layers', 'cli/bin/gatewayctl', 'console/approvals', 'api/routes.fuzz'])
     t.notOk(picked.has(`dist/test/${f}.test.js`), `${f} does not`);
   t.ok(picked.size > files.length / 3, `${picked.size} of ${files.length} files`);
 });

@@ -55,16 +55,20 @@ async function reachesDatabase(base: string, file: string, seen: Set<string>): P
   return false;
 }
 
+/** Tests of clients of the HTTP API: the CLI and the web console (in a browser). */
+const THROUGH_THE_API = ['dist/test/cli/', 'dist/test/console/'];
+
 /**
  * The files of `files` (relative to `base`) whose tests reach a database, for a second pass on
  * another PostgreSQL server (CI's embedded one): a file that never opens one would only repeat
- * itself. Left out as well: the CLI's tests, which reach the database only through the HTTP API
- * whose own tests run in that pass, and the fuzz tests, which check input refused before any query.
+ * itself. Left out as well: the CLI's tests and the console's browser tests, which reach the
+ * database only through the HTTP API whose own tests run in that pass, and the fuzz tests, which
+ * check input refused before any query.
  */
 export async function databaseTests(base: string, files: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const file of files) {
-    if (file.startsWith('dist/test/cli/') || file.endsWith('.fuzz.test.js')) continue;
+    if (THROUGH_THE_API.some((dir) => file.startsWith(dir)) || file.endsWith('.fuzz.test.js')) continue;
     if (await reachesDatabase(base, file, new Set())) out.push(file);
   }
   return out;

@@ -1,13 +1,15 @@
-// The approvals inbox: the open requests, polled every few seconds from GET /api/v1/approvals (the
-// route `gatewayctl approvals list` reads), each a card that counts down to its expiry and decides
-// through POST /api/v1/approvals/{id}/decide. A request that leaves the open list without a decision
-// made here stays on the page saying who decided it (or that it expired).
+// The approvals inbox: the open requests from GET /api/v1/approvals (the route `gatewayctl approvals
+// list` reads), read again as soon as GET /api/v1/approvals/events says they changed (and on every
+// (re)connect of that stream), and every POLL_MS in any case (the stream refused, or a proxy that
+// holds it back). Each request is a card that counts down to its expiry and decides through POST
+// /api/v1/approvals/{id}/decide. A request that leaves the open list without a decision made here
+// stays on the page saying who decided it (or that it expired).
 import { ApiError, request, type Session } from './api.js';
 import { type Approval, approvalCard, type Card } from './approval-card.js';
 import { fill, h } from './dom.js';
 import { messageOf } from './sign-in.js';
 
-const POLL_MS = 3000;
+const POLL_MS = 15_000;
 
 export function outcomeText(a: Approval, byMe: boolean): string {
   const why = a.comment ? ` ("${a.comment}")` : '';
@@ -110,14 +112,34 @@ export function showApprovals(main: HTMLElement, session: Session): () => void {
     if (summary.textContent !== text) summary.textContent = text;
   };
 
+  // One reading at a time: an event that arrives during one cuts the following wait short.
+  let wake: (() => void) | null = null;
+  let woken = false;
   const poll = async () => {
     while (!stopped) {
+      woken = false;
       await refresh().catch((err: unknown) => {
         if (!stopped) summary.textContent = `Could not read the open requests: ${messageOf(err)}`;
       });
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
     }
   };
+  const changed = () => {
+    woken = true;
+    wake?.();
+  };
+  const events = new EventSource('/api/v1/approvals/events');
+  events.addEventListener('ready', changed);
+  events.addEventListener('approvals', changed);
   void poll();
   const ticker = setInterval(() => {
     const now = Date.now();
@@ -125,6 +147,8 @@ export function showApprovals(main: HTMLElement, session: Session): () => void {
   }, 1000);
   return () => {
     stopped = true;
+    events.close();
+    wake?.();
     clearInterval(ticker);
     window.removeEventListener('hashchange', onHash);
   };

@@ -27,6 +27,7 @@ import type { Logger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { startDeliveries } from './delivery/deliver.js';
 import { registerStopHook } from './approvals/store.js';
+import { ApprovalEventStreams } from './approvals/event-stream.js';
 import { expireApprovals } from './approvals/expiry.js';
 import { attachResourceServer, startResourceServer } from './identity/index.js';
 import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';
@@ -137,7 +138,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   ];
   const anchor = await createAnchorService(config.anchor, anchorAccount, sql, log);
   registerAnchorMetrics(metrics.registry, sql, anchor.settings);
-  const http = createServer(allRoutes(deps, mcpProxy, anchor, stdio), {
+  const approvalEvents = new ApprovalEventStreams(sql, config.approvalEvents);
+  const http = createServer(allRoutes(deps, mcpProxy, anchor, stdio, approvalEvents), {
     sql,
     log,
     metrics,
@@ -208,6 +210,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
         clearTimeout(warmTimer);
         warming.abort();
         await Promise.all([checkpointer.stop(), retention.stop(), anchor.stop(), notifications.stop(), expiry.stop()]);
+        approvalEvents.close();
         await http.close(config.shutdownTimeoutMs);
         for (const remove of unhook) remove();
         await Promise.all([

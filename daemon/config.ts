@@ -103,6 +103,8 @@ const envSchema = z
     GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL: positiveInt(50),
     GATEWAY_APPROVAL_REQUESTS_PER_MINUTE: positiveInt(30),
     GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: flag,
+    GATEWAY_APPROVAL_EVENTS_MAX_STREAMS: positiveInt(256),
+    GATEWAY_APPROVAL_EVENTS_STREAM_SECONDS: positiveInt(60),
     GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
     GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
     GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
@@ -177,6 +179,8 @@ export interface Config {
   readonly approvalRequestsPerMinute: number;
   /** GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: nobody decides an approval their own credential or user opened. */
   readonly approvalDeciderNotRequester: boolean;
+  /** GET /api/v1/approvals/events (approvals/event-stream.ts): open streams per daemon, and how long each lasts. */
+  readonly approvalEvents: { readonly maxStreams: number; readonly lifetimeMs: number };
   readonly exportRowCap: number;
   readonly bodyLimitBytes: number;
   readonly upstreamResponseLimitBytes: number;
@@ -281,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPendingApprovalsPerCredential: e.GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL,
     approvalRequestsPerMinute: e.GATEWAY_APPROVAL_REQUESTS_PER_MINUTE,
     approvalDeciderNotRequester: e.GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER,
+    approvalEvents: { maxStreams: e.GATEWAY_APPROVAL_EVENTS_MAX_STREAMS, lifetimeMs: e.GATEWAY_APPROVAL_EVENTS_STREAM_SECONDS * 1000 },
     exportRowCap: e.GATEWAY_EXPORT_ROW_CAP,
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,

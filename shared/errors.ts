@@ -35,6 +35,10 @@ export const ERRORS = {
     message: 'The upstream MCP server refused the request and said why in no JSON; its HTTP status is passed on.',
   },
   service_unavailable: { status: 503, message: 'A subsystem the gateway needs is unavailable; retry with backoff.' },
+  event_streams_full: {
+    status: 503,
+    message: 'This daemon holds as many event streams as it serves; read the resource itself meanwhile and retry later.',
+  },
   database_unavailable: {
     status: 503,
     message: 'The database is unreachable; only verify and the MCP proxy keep deciding meanwhile. Retry with backoff.',

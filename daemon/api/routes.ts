@@ -1,6 +1,7 @@
 // Every route of the daemon in one table: method, path, minimum role, stop and rate-limit flags.
 // Reading this file answers "who may call what".
 import type { AnchorService } from '../anchor/service.js';
+import type { ApprovalEventStreams } from '../approvals/event-stream.js';
 import type { StdioServers } from '../mcp/stdio/stdio-servers.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from '../deps.js';
@@ -29,9 +30,16 @@ import { openApiRoute } from './openapi.js';
 
 /**
  * `mcpProxy` is made by app.ts, which also flushes its batched call outcomes at shutdown; `anchor`
- * too (app.ts starts and stops its worker), and `stdio` (the daemon's stdio server processes).
+ * too (app.ts starts and stops its worker), `stdio` (the daemon's stdio server processes) and
+ * `approvalEvents` (the approvals event streams, ended at shutdown).
  */
-export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService, stdio: StdioServers): Route[] {
+export function allRoutes(
+  deps: Deps,
+  mcpProxy: McpProxy,
+  anchor: AnchorService,
+  stdio: StdioServers,
+  approvalEvents: ApprovalEventStreams,
+): Route[] {
   const routes: Route[] = [
     ...healthRoutes(deps, anchor),
     ...protectedResourceRoutes(deps),
@@ -44,7 +52,7 @@ export function allRoutes(deps: Deps, mcpProxy: McpProxy, anchor: AnchorService,
     ...agentRoutes(deps),
     ...traceRoutes(deps),
     ...verifyRoutes(deps),
-    ...approvalRoutes(deps),
+    ...approvalRoutes(deps, approvalEvents),
     ...mcpServerRoutes(deps, stdio),
     ...mcpPolicyRoutes(deps),
     ...mcpContentRoutes(deps),

@@ -47,7 +47,7 @@ const settled = <T>(p: Promise<T>) =>
   );
 
 /**
- * The card of the open request whose arguments hold `text`, once the page's poll has shown it;
+ * The card of the open request whose arguments hold `text`, once the page has shown it;
  * fails at once, saying why, if the held call ends first (it was refused instead of held).
  */
 async function cardOf(page: Page, text: string, call: Promise<{ error: unknown }>): Promise<Locator> {
@@ -63,7 +63,11 @@ async function cardOf(page: Page, text: string, call: Promise<{ error: unknown }
 t.test('sign in, approve a waiting call in the page: the client gets the result; deny by keyboard with a comment', async (t) => {
   const { px, upstream, alice, client } = await setup(t);
   const page = await (await startBrowser(t)).newPage();
+  const stream = page.waitForResponse((r) => r.url().endsWith('/api/v1/approvals/events'));
   await signIn(page, px, alice);
+  const events = await stream;
+  t.equal(events.status(), 200, 'the inbox listens to the approvals event stream');
+  t.match(events.headers()['content-type'], /^text\/event-stream/);
 
   const approved = settled(client.callTool({ name: 'delete_file', arguments: { path: 'from-the-browser.txt' } }, undefined, CALL));
   const card = await cardOf(page, 'from-the-browser.txt', approved);

@@ -1,14 +1,26 @@
 // /api/v1/approvals: the approval requests of held verify calls (reads any role, decisions by an
-// Admin user token). MCP approvals have their own routes under /api/v1/mcp/approvals.
+// Admin user token), and the event stream that says when they changed (approvals/event-stream.ts).
+// MCP approvals have their own routes under /api/v1/mcp/approvals.
 import { approvalDecideBody, approvalStatusQuery } from '../../../shared/verify-policy-schemas.js';
+import type { ApprovalEventStreams } from '../../approvals/event-stream.js';
 import { approvalOfTrace, decideApproval } from '../../approvals/store.js';
 import { getApprovalView, listOpenViews } from '../../approvals/view.js';
 import type { Deps } from '../../deps.js';
 import { defineRoute, type Route } from '../../http/types.js';
 import { actorOf } from '../actor.js';
 
-export function approvalRoutes(deps: Deps): Route[] {
+export function approvalRoutes(deps: Deps, events: ApprovalEventStreams): Route[] {
   return [
+    {
+      method: 'GET',
+      path: '/api/v1/approvals/events',
+      summary: 'Server-sent events: the open approval requests changed (read them again)',
+      auth: 'viewer',
+      async handler(r) {
+        const place = events.admit();
+        return { stream: (res) => place.serve(r.principal.projectId, res) };
+      },
+    },
     {
       method: 'GET',
       path: '/api/v1/approvals',

@@ -16,6 +16,8 @@ export interface Approval {
   agent_name: string | null;
   credential_id: string | null;
   credential_name: string | null;
+  /** The person or client of the identity provider, when an access token made the call. */
+  requested_by_subject: { issuer: string; sub: string; name: string } | null;
   arguments: unknown;
   status: string;
   created_at: string;
@@ -60,6 +62,12 @@ function heldTitle(a: Approval): string {
 
 const named = (name: string | null, id: string | null): string => (id === null ? 'none' : name ? `${name} (${id})` : id);
 
+/** The person (an access token's subject: name, then sub at issuer) or the key that made the call. */
+function requester(a: Approval): string {
+  const s = a.requested_by_subject;
+  return s ? `${s.name} (${s.sub} at ${s.issuer})` : `key ${named(a.credential_name, a.credential_id)}`;
+}
+
 function argumentList(a: Approval): HTMLElement {
   const args = a.arguments;
   if (args === null || args === undefined) return h('p', {}, 'No arguments recorded.');
@@ -89,7 +97,7 @@ export function approvalCard(a: Approval, session: Session, decide: Decide): Car
       'dl',
       { class: 'facts' },
       h('dt', {}, 'Requested by'),
-      h('dd', {}, `key ${named(a.credential_name, a.credential_id)}`),
+      h('dd', {}, requester(a)),
       h('dt', {}, 'Agent'),
       h('dd', {}, named(a.agent_name, a.agent_id)),
       a.kind === 'mcp' && h('dt', {}, 'Server'),

@@ -24,6 +24,7 @@
 // The project emergency stop is enforced before any of this, by authentication (a project key is
 // refused while it is active).
 import { GatewayError } from '../../shared/errors.js';
+import type { Subject } from '../../shared/credentials.js';
 import type { VerifyBody } from '../../shared/verify-request-schema.js';
 import type { Deps } from '../deps.js';
 import { holdRequest } from '../approvals/held-call.js';
@@ -60,10 +61,16 @@ export interface VerifyOutcome {
 
 const STATUS: Record<string, number> = { PASSED: 200, FLAGGED: 200, MODIFIED: 200, PENDING_APPROVAL: 202, BLOCKED: 403 };
 
+/** Who asks: the credential (an API key, or an access token's subject id) and, for a token, its subject. */
+export interface VerifyCaller {
+  readonly credentialId: string;
+  readonly subject?: Subject;
+}
+
 export async function runVerify(
   deps: Deps,
   projectId: string,
-  credentialId: string,
+  caller: VerifyCaller,
   body: VerifyBody,
   locale: Locale,
 ): Promise<VerifyOutcome> {
@@ -78,8 +85,9 @@ export async function runVerify(
     traceId: crypto.randomUUID(),
     reason: d.ruling.reasonKey ? message('en', d.ruling.reasonKey, d.ruling.reasonParams) : null,
     raw: await sealedOriginal(deps.sql, deps.secretBox, projectId, original(ctx, d), ctx.auditLevel),
+    ...(caller.subject ? { subject: caller.subject } : {}),
   });
-  const written = await record(deps, projectId, credentialId, ctx, d, trace);
+  const written = await record(deps, projectId, caller.credentialId, ctx, d, trace);
   return { status: STATUS[d.ruling.decision]!, body: answer(ctx, d, written, locale), written };
 }
 

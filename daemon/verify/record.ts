@@ -2,6 +2,7 @@
 // at rest whatever the policies did, traces/at-rest.ts), the findings of every policy that fired,
 // why a refusal refused, the request hash an approval is bound to, and (only at audit level full)
 // the sealed raw original.
+import type { Subject } from '../../shared/credentials.js';
 import type { SealedRaw } from '../crypto/raw-keys.js';
 import type { TraceInput } from '../ledger/streams.js';
 import { DisplayMask } from '../traces/at-rest.js';
@@ -24,6 +25,8 @@ export interface VerifyFacts {
   /** The reason in English: the trace keeps it whatever language the answer speaks. */
   readonly reason: string | null;
   readonly raw?: SealedRaw;
+  /** Who the identity provider says asked, when an access token did (as MCP call traces keep it). */
+  readonly subject?: Subject;
 }
 
 function findingsOnTrace(hits: readonly Hit[]): Record<string, unknown>[] {
@@ -88,6 +91,13 @@ export function verifyTrace(ctx: VerifyContext, d: Decided, facts: VerifyFacts):
         request_hash: ctx.requestHash,
       },
       ...(facts.raw ? { raw: facts.raw } : {}),
+      ...(facts.subject ? { subject: storableSubject(facts.subject) } : {}),
     },
   };
+}
+
+/** PostgreSQL text cannot hold NUL: a stored subject shows it as U+FFFD (the hash covers the original). */
+function storableSubject(s: Subject): Subject {
+  const clean = (v: string) => v.replaceAll('\u0000', '\ufffd');
+  return { issuer: clean(s.issuer), sub: clean(s.sub), name: clean(s.name) };
 }

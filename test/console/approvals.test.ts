@@ -20,8 +20,9 @@ const CALL = { timeout: 300_000 };
 
 async function setup(t: Test) {
   // A 1 MB argument is inspected by the content detectors before it is held; on a loaded machine
-  // that can outlast the default budget (a refusal, fail closed), which is not what is tested here.
-  const px = await startProxyGateway(t, { GATEWAY_INSPECTION_BUDGET_MS: '120000' });
+  // that can outlast the default budgets, the message's and one detector run's on its one string
+  // (a refusal, fail closed), which is not what is tested here.
+  const px = await startProxyGateway(t, { GATEWAY_INSPECTION_BUDGET_MS: '120000', GATEWAY_DETECTOR_BUDGET_MS: '120000' });
   const upstream = await startCountingServer(t);
   const server = await activeServer(px, upstream.url, { delete_file: 'REQUIRE_APPROVAL' });
   const alice = await px.gw.key('admin', 'alice');

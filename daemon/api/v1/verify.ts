@@ -25,7 +25,7 @@ export function verifyRoutes(deps: Deps): Route[] {
       body: verifyRequestBody,
       async handler(r) {
         const { body } = r;
-        const outcome = await runVerify(deps, r.principal.projectId, r.principal.credentialId, body, r.ctx.locale ?? 'en');
+        const outcome = await runVerify(deps, r.principal.projectId, r.principal, body, r.ctx.locale ?? 'en');
         return { status: outcome.status, body: outcome.body, headers: governanceHeaders(outcome.written, databaseDegraded(deps.sql)) };
       },
     }),

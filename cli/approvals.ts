@@ -1,29 +1,9 @@
-// What the approvals commands share: an approval request as GET /approvals returns it (with the
-// server's and agent's names and the held call's display-safe arguments), and how a person reads
-// one: what is held, by whom, a one-line argument summary, the time left.
+// What the approvals commands share: how a person reads an approval request as GET /approvals
+// returns it (shared/approval-view.ts): what is held, by whom, a one-line argument summary, the time left.
+import type { ApprovalView } from '../shared/approval-view.js';
 import { safeText } from './trace-output.js';
 
-export interface Approval {
-  id: string;
-  kind: 'verify' | 'mcp';
-  trace_id: string | null;
-  server_id: string | null;
-  server_name: string | null;
-  tool_name: string | null;
-  agent_id: string | null;
-  agent_name: string | null;
-  /** The key or token (its id) whose call opened the request: only it can use the approval. */
-  credential_id: string | null;
-  arguments: unknown;
-  arguments_hash: string;
-  status: string;
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-  comment: string | null;
-  findings: { detector: string; entity: string; path: string; effect: string }[];
-}
+export type Approval = ApprovalView;
 
 /** What was held: the verify trace, or the tool on its server (by name). */
 export function heldSubject(a: Approval): string | null {

@@ -1,32 +1,12 @@
 // One approval request as a card: what is held (tool on server, or a prompt), who asked (key and
 // agent), the arguments as text, what the content policies found, the time left, and, for a person
 // who may decide, approve and deny with a comment. Every value from the gateway goes in as text.
+import type { ApprovalView } from '../shared/approval-view.js';
 import type { Session } from './api.js';
 import { append, fill, h } from './dom.js';
 import { valueBlock } from './show-value.js';
 
-export interface Approval {
-  id: string;
-  kind: 'verify' | 'mcp';
-  trace_id: string | null;
-  server_id: string | null;
-  server_name: string | null;
-  tool_name: string | null;
-  agent_id: string | null;
-  agent_name: string | null;
-  credential_id: string | null;
-  credential_name: string | null;
-  /** The person or client of the identity provider, when an access token made the call. */
-  requested_by_subject: { issuer: string; sub: string; name: string } | null;
-  arguments: unknown;
-  status: string;
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-  comment: string | null;
-  findings: { detector?: string; entity?: string; path?: string; effect?: string }[];
-}
+export type Approval = ApprovalView;
 
 export interface Card {
   readonly node: HTMLElement;

@@ -28,6 +28,8 @@ function approval(id: string, over: Partial<Approval> = {}): Approval {
     agent_id: null,
     agent_name: null,
     credential_id: 'key-1',
+    credential_name: 'deploy bot',
+    requested_by_subject: null,
     arguments: { path: `/srv/${id}` },
     arguments_hash: 'sha256:00',
     status: 'PENDING',

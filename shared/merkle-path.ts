@@ -32,14 +32,15 @@ export function inclusionSides(index: number, size: number, pathLength: number):
   return sn === 0 ? sides : null; // 5 (the root comparison is the caller's)
 }
 
-function isCount(value: unknown): value is number {
+/** A safe non-negative integer: a tree size or index. */
+export function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
-function isOdd(n: number): boolean {
+export function isOdd(n: number): boolean {
   return n % 2 === 1;
 }
 
-function half(n: number): number {
+export function half(n: number): number {
   return Math.floor(n / 2);
 }

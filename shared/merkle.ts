@@ -6,7 +6,7 @@
 // entry point rejects anything else. No bitwise operators are used on them, because those truncate
 // to 32 bits. Hashes are 32-byte Buffers; verifiers return false, never throw, on bad input.
 import { hash } from 'node:crypto';
-import { inclusionSides } from './merkle-path.js';
+import { half, inclusionSides, isCount, isOdd } from './merkle-path.js';
 
 export const HASH_SIZE = 32;
 
@@ -215,18 +215,6 @@ function isHash(value: unknown): value is Buffer {
 
 function isHashList(value: unknown): value is Buffer[] {
   return Array.isArray(value) && value.every(isHash);
-}
-
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function isOdd(n: number): boolean {
-  return n % 2 === 1;
-}
-
-function half(n: number): number {
-  return Math.floor(n / 2);
 }
 
 function isPowerOfTwo(n: number): boolean {

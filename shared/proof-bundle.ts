@@ -120,3 +120,26 @@ export function checkpointMatches(
     && cp.root.every((b, i) => b === root[i])
   );
 }
+
+/** One step's outcome: ok, or the reason and detail of the first failure. */
+export type Step = { ok: true } | { ok: false; reason: string; detail: string };
+export const OK: Step = { ok: true };
+
+/**
+ * Every check not_checked, and `run`, which records a step's result and answers the verdict when it
+ * failed (null when it passed): the first failure is the reason.
+ */
+export function stepRecorder(): { checks: BundleChecks; run: (check: keyof BundleChecks, step: Step) => BundleVerdict | null } {
+  const checks: BundleChecks = {
+    integrity_hash: 'not_checked',
+    checkpoint_signature: 'not_checked',
+    inclusion: 'not_checked',
+    epoch_inclusion: 'not_checked',
+    anchor_calldata: 'not_checked',
+  };
+  const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
+    checks[check] = step.ok ? 'ok' : 'failed';
+    return step.ok ? null : { checks, reason: step.reason, detail: step.detail };
+  };
+  return { checks, run };
+}

@@ -7,7 +7,6 @@ import { canonicalJson } from './canonical-json.js';
 import { inclusionSides } from './merkle-path.js';
 import { assertEd25519Key, hexOf, keyIdInput, openNoteText, parseCheckpointText, splitVerifierKey } from './note-text.js';
 import {
-  type BundleChecks,
   type BundleVerdict,
   CHECKPOINT_MISMATCH,
   checkpointMatches,
@@ -16,11 +15,12 @@ import {
   INCLUSION_MISMATCH,
   INTEGRITY_MISMATCH,
   type MerkleProof,
+  OK,
+  type Step,
+  stepRecorder,
   type ProofBundle,
 } from './proof-bundle.js';
 
-type Step = { ok: true } | { ok: false; reason: string; detail: string };
-const OK: Step = { ok: true };
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 async function sha256(...parts: Uint8Array[]): Promise<Uint8Array> {
@@ -98,17 +98,7 @@ async function inclusionStep(bundle: ProofBundle, m: MerkleProof): Promise<Step>
 
 /** Checks a bundle against a verifier key (the pinned one, else the one the bundle names). */
 export async function checkBundleWeb(bundle: ProofBundle, vkey?: string): Promise<BundleVerdict> {
-  const checks: BundleChecks = {
-    integrity_hash: 'not_checked',
-    checkpoint_signature: 'not_checked',
-    inclusion: 'not_checked',
-    epoch_inclusion: 'not_checked',
-    anchor_calldata: 'not_checked',
-  };
-  const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
-    checks[check] = step.ok ? 'ok' : 'failed';
-    return step.ok ? null : { checks, reason: step.reason, detail: step.detail };
-  };
+  const { checks, run } = stepRecorder();
   const failed = run(
     'integrity_hash',
     (await integrityOk(bundle)) ? OK : { ok: false, reason: 'integrity_hash_mismatch', detail: INTEGRITY_MISMATCH },

@@ -30,6 +30,9 @@ import {
   INCLUSION_MISMATCH,
   INTEGRITY_MISMATCH,
   type MerkleProof,
+  OK,
+  type Step,
+  stepRecorder,
   type AnchorProof,
   type ProofBundle,
 } from './proof-bundle.js';
@@ -70,9 +73,6 @@ function decodePath(path: unknown): Buffer[] | null {
   const out = path.map(decodeHash);
   return out.every((p): p is Buffer => p !== null) ? out : null;
 }
-
-type Step = { ok: true } | { ok: false; reason: string; detail: string };
-const OK: Step = { ok: true };
 
 /** The checkpoint note's signature and statement (origin, size, root) against the key. */
 function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | undefined): Step {
@@ -139,17 +139,7 @@ function calldataStep(e: EpochProof, a: AnchorProof): Step {
 
 /** Checks a bundle against a verifier key (the caller's pinned key, else the one the bundle names). */
 export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
-  const checks: BundleChecks = {
-    integrity_hash: 'not_checked',
-    checkpoint_signature: 'not_checked',
-    inclusion: 'not_checked',
-    epoch_inclusion: 'not_checked',
-    anchor_calldata: 'not_checked',
-  };
-  const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
-    checks[check] = step.ok ? 'ok' : 'failed';
-    return step.ok ? null : { checks, reason: step.reason, detail: step.detail };
-  };
+  const { checks, run } = stepRecorder();
   const fail = (check: keyof BundleChecks, reason: string, detail: string) => run(check, { ok: false, reason, detail })!;
 
   if (!headerMatches(bundle)) return fail('integrity_hash', 'integrity_hash_mismatch', INTEGRITY_MISMATCH);

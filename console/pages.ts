@@ -4,6 +4,9 @@
 // `main` and returns the function that stops its timers when another page takes its place.
 import type { Session } from './api.js';
 import { showApprovals } from './approvals.js';
+import { showCommandCenter } from './command-center.js';
+import { showTrace } from './trace-page.js';
+import { showTraces } from './traces.js';
 
 export interface Page {
   /** The hash's first part: `#/<name>`. */
@@ -15,7 +18,11 @@ export interface Page {
 }
 
 /** In navigation order; the first is the default. */
-export const PAGES: readonly Page[] = [{ name: 'approvals', title: 'Approvals', show: (main, session) => showApprovals(main, session) }];
+export const PAGES: readonly Page[] = [
+  { name: 'approvals', title: 'Approvals', show: (main, session) => showApprovals(main, session) },
+  { name: 'traces', title: 'Traces', show: (main, _session, rest) => (rest === '' ? showTraces(main) : showTrace(main, rest)) },
+  { name: 'center', title: 'Command center', show: (main, session) => showCommandCenter(main, session) },
+];
 
 export interface Route {
   readonly page: Page;

@@ -6,6 +6,7 @@
 // entry point rejects anything else. No bitwise operators are used on them, because those truncate
 // to 32 bits. Hashes are 32-byte Buffers; verifiers return false, never throw, on bad input.
 import { hash } from 'node:crypto';
+import { half, inclusionSides, isCount, isOdd } from './merkle-path.js';
 
 export const HASH_SIZE = 32;
 
@@ -97,30 +98,16 @@ export function consistencyProof(m: number, leafHashes: readonly Buffer[]): Buff
   return fromTop.reverse();
 }
 
-/** The inclusion verification of RFC 9162 §2.1.3.2, step for step. */
+/** The inclusion verification of RFC 9162 §2.1.3.2 (the path's arithmetic in merkle-path.ts). */
 export function verifyInclusion(index: number, size: number, leaf: Buffer, proof: readonly Buffer[], root: Buffer): boolean {
-  if (!isCount(index) || !isCount(size) || !isHash(leaf) || !isHash(root) || !isHashList(proof)) return false;
-  if (index >= size) return false; // 1
-  let fn = index; // 2
-  let sn = size - 1;
-  let r = leaf; // 3
-  for (const p of proof) {
-    // 4
-    if (sn === 0) return false; // 4a
-    if (isOdd(fn) || fn === sn) {
-      // 4b
-      r = nodeHash(p, r);
-      while (!isOdd(fn) && fn !== 0) {
-        fn = half(fn);
-        sn = half(sn);
-      }
-    } else {
-      r = nodeHash(r, p);
-    }
-    fn = half(fn); // 4c
-    sn = half(sn);
-  }
-  return sn === 0 && r.equals(root); // 5
+  if (!isHash(leaf) || !isHash(root) || !isHashList(proof)) return false;
+  const sides = inclusionSides(index, size, proof.length);
+  if (sides === null) return false;
+  let r = leaf;
+  proof.forEach((p, i) => {
+    r = sides[i] ? nodeHash(p, r) : nodeHash(r, p);
+  });
+  return r.equals(root);
 }
 
 /**
@@ -228,18 +215,6 @@ function isHash(value: unknown): value is Buffer {
 
 function isHashList(value: unknown): value is Buffer[] {
   return Array.isArray(value) && value.every(isHash);
-}
-
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function isOdd(n: number): boolean {
-  return n % 2 === 1;
-}
-
-function half(n: number): number {
-  return Math.floor(n / 2);
 }
 
 function isPowerOfTwo(n: number): boolean {

@@ -17,86 +17,37 @@
 // Whether the anchor transaction is on chain is the one step this module cannot check offline
 // (shared/anchor-rpc-check.ts does it with one RPC call).
 import { decodeAnchorCalldata, epochLeafHash, noteBody } from './anchor-format.js';
-import { entryHash, isIntegrityHash } from './ledger-hash.js';
+import { entryHash } from './ledger-hash.js';
 import { leafHash, verifyInclusion } from './merkle.js';
+import {
+  type BundleChecks,
+  type BundleVerdict,
+  type CheckResult,
+  CHECKPOINT_MISMATCH,
+  checkpointMatches,
+  type EpochProof,
+  headerFieldsMatch,
+  INCLUSION_MISMATCH,
+  INTEGRITY_MISMATCH,
+  type MerkleProof,
+  OK,
+  type Step,
+  stepRecorder,
+  type AnchorProof,
+  type ProofBundle,
+} from './proof-bundle.js';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from './signed-note.js';
 
-export type CheckResult = 'ok' | 'failed' | 'pending' | 'not_checked';
-
-export interface MerkleProof {
-  readonly algorithm: 'rfc9162-sha256';
-  readonly leaf_index: number;
-  readonly tree_size: number;
-  /** Base64 sibling hashes from the leaf up. */
-  readonly inclusion_path: string[];
-  /** Base64 root of the tree of tree_size leaves. */
-  readonly root: string;
-  /** The C2SP signed note that commits to (origin, tree_size, root). */
-  readonly checkpoint: string;
-  readonly checkpoint_created_at: string;
-  /** The signer's verifier key (`name+keyid+base64key`) as the server holds it. */
-  readonly vkey: string;
-}
-
-/** Where the checkpoint sits in the epoch tree that was anchored (shared/anchor-format.ts). */
-export interface EpochProof {
-  readonly epoch: number;
-  readonly leaf_index: number;
-  readonly leaf_count: number;
-  /** Base64 sibling hashes from the checkpoint's leaf up. */
-  readonly inclusion_path: string[];
-  /** 0x-prefixed hex root of the epoch tree, as sent on chain. */
-  readonly root: string;
-  /** The body of merkle.checkpoint (the signed text, without signature lines): the leaf's data. */
-  readonly checkpoint_body: string;
-}
-
-/** The transaction that carries the epoch root. */
-export interface AnchorProof {
-  readonly ledger: 'flare' | 'evm';
-  readonly chain_id: number;
-  readonly state: string;
-  readonly tx_hash: string;
-  readonly block_number: number | null;
-  readonly calldata_layout: string;
-  /** 0x-prefixed hex calldata the transaction must carry. */
-  readonly calldata: string;
-}
-
-export interface ProofBundle {
-  readonly trace_id: string;
-  readonly project_id: string;
-  readonly sequence_num: number;
-  readonly integrity_hash: string;
-  readonly prev_hash: string;
-  readonly content_hash: string;
-  /** Every hashed column of the trace row, exactly as hashed. */
-  readonly header: Record<string, unknown>;
-  /** Null until a checkpoint covers the trace. */
-  readonly merkle: MerkleProof | null;
-  /** As on the trace: ANCHORED when epoch/anchor cover it, PENDING while anchoring is on and none does, null when off. */
-  readonly flare_status?: 'PENDING' | 'ANCHORED' | null;
-  /** Null until an anchored epoch covers the trace (absent from bundles older than anchoring: null). */
-  readonly epoch?: EpochProof | null;
-  readonly anchor?: AnchorProof | null;
-}
-
-export interface BundleChecks {
-  integrity_hash: CheckResult;
-  checkpoint_signature: CheckResult;
-  inclusion: CheckResult;
-  epoch_inclusion: CheckResult;
-  anchor_calldata: CheckResult;
-}
-
-/** The offline steps in the order the first failure is taken. */
-export const BUNDLE_STEPS = ['integrity_hash', 'checkpoint_signature', 'inclusion', 'epoch_inclusion', 'anchor_calldata'] as const;
-
-export interface BundleVerdict {
-  readonly checks: BundleChecks;
-  readonly reason: string | null;
-  readonly detail: string | null;
-}
+export {
+  BUNDLE_STEPS,
+  type AnchorProof,
+  type BundleChecks,
+  type BundleVerdict,
+  type CheckResult,
+  type EpochProof,
+  type MerkleProof,
+  type ProofBundle,
+} from './proof-bundle.js';
 
 /** The RFC 9162 leaf of a trace: leafHash over the 32 bytes of its integrity hash. */
 export function traceLeafHash(integrityHash: string): Buffer {
@@ -104,16 +55,7 @@ export function traceLeafHash(integrityHash: string): Buffer {
 }
 
 function headerMatches(b: ProofBundle): boolean {
-  const h = b.header;
-  return (
-    isIntegrityHash(b.integrity_hash)
-    && h.id === b.trace_id
-    && h.project_id === b.project_id
-    && h.sequence_num === b.sequence_num
-    && h.prev_hash === b.prev_hash
-    && h.content_hash === b.content_hash
-    && entryHash(h) === b.integrity_hash
-  );
+  return headerFieldsMatch(b) && entryHash(b.header) === b.integrity_hash;
 }
 
 function decodeHash(b64: unknown): Buffer | null {
@@ -132,9 +74,6 @@ function decodePath(path: unknown): Buffer[] | null {
   return out.every((p): p is Buffer => p !== null) ? out : null;
 }
 
-type Step = { ok: true } | { ok: false; reason: string; detail: string };
-const OK: Step = { ok: true };
-
 /** The checkpoint note's signature and statement (origin, size, root) against the key. */
 function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | undefined): Step {
   const fail = (detail: string): Step => ({ ok: false, reason: 'checkpoint_signature_invalid', detail });
@@ -152,10 +91,7 @@ function checkpointStep(bundle: ProofBundle, m: MerkleProof, vkey: string | unde
   } catch {
     return fail('the signed note is not a checkpoint');
   }
-  const root = decodeHash(m.root);
-  if (!cp.origin.endsWith(`/projects/${bundle.project_id}`) || cp.size !== m.tree_size || root === null || !cp.root.equals(root)) {
-    return fail('the signed checkpoint names another log, size or root than the proof');
-  }
+  if (!checkpointMatches(bundle, m, cp)) return fail(CHECKPOINT_MISMATCH);
   return OK;
 }
 
@@ -171,7 +107,7 @@ function inclusionStep(bundle: ProofBundle, m: MerkleProof): Step {
     return {
       ok: false,
       reason: 'inclusion_proof_invalid',
-      detail: 'the inclusion path does not lead from the trace to the checkpoint root',
+      detail: INCLUSION_MISMATCH,
     };
   }
   return OK;
@@ -203,21 +139,10 @@ function calldataStep(e: EpochProof, a: AnchorProof): Step {
 
 /** Checks a bundle against a verifier key (the caller's pinned key, else the one the bundle names). */
 export function checkBundle(bundle: ProofBundle, vkey?: string): BundleVerdict {
-  const checks: BundleChecks = {
-    integrity_hash: 'not_checked',
-    checkpoint_signature: 'not_checked',
-    inclusion: 'not_checked',
-    epoch_inclusion: 'not_checked',
-    anchor_calldata: 'not_checked',
-  };
-  const run = (check: keyof BundleChecks, step: Step): BundleVerdict | null => {
-    checks[check] = step.ok ? 'ok' : 'failed';
-    return step.ok ? null : { checks, reason: step.reason, detail: step.detail };
-  };
+  const { checks, run } = stepRecorder();
   const fail = (check: keyof BundleChecks, reason: string, detail: string) => run(check, { ok: false, reason, detail })!;
 
-  if (!headerMatches(bundle))
-    return fail('integrity_hash', 'integrity_hash_mismatch', "the stored fields do not hash to the trace's integrity_hash");
+  if (!headerMatches(bundle)) return fail('integrity_hash', 'integrity_hash_mismatch', INTEGRITY_MISMATCH);
   checks.integrity_hash = 'ok';
 
   const m = bundle.merkle;

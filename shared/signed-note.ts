@@ -3,12 +3,21 @@
 // Merkle root, and what gatewayctl checks offline. Verifier keys use the Go note package's text
 // form, "<name>+<hex key id>+<base64(0x01 || public key)>", so Go tooling can check our notes.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  assertEd25519Key,
+  CONTROL,
+  isValidName,
+  keyIdInput,
+  NoteError,
+  openNoteText,
+  parseCheckpointText,
+  ROOT_SIZE,
+  SIG_PREFIX,
+  splitVerifierKey,
+} from './note-text.js';
 import { isWellFormed } from './text.js';
 
-/** Raised for malformed input to the parsers and for invalid arguments to the formatters. */
-export class NoteError extends Error {
-  override name = 'NoteError';
-}
+export { NoteError };
 
 export interface Checkpoint {
   readonly origin: string;
@@ -47,12 +56,7 @@ export type NoteVerdict =
   | { readonly ok: true; readonly body: string }
   | { readonly ok: false; readonly reason: NoteFailure; readonly detail: string };
 
-const SIG_PREFIX = '\u2014 ';
 const ALG_ED25519 = 0x01;
-const ROOT_SIZE = 32;
-const MAX_SIGNATURES = 100; // the spec asks verifiers to accept at least 16
-// Control characters other than newline; a note may contain none of them.
-const CONTROL = /[\x00-\x09\x0b-\x1f]/;
 
 export function formatCheckpoint(cp: Checkpoint): string {
   if (typeof cp.origin !== 'string' || cp.origin === '' || /[\x00-\x1f]/.test(cp.origin))
@@ -67,16 +71,8 @@ export function formatCheckpoint(cp: Checkpoint): string {
 
 /** Parses a checkpoint body (the text of a verified note); throws NoteError when it is not one. */
 export function parseCheckpoint(body: string): Checkpoint {
-  if (typeof body !== 'string' || !body.endsWith('\n') || CONTROL.test(body))
-    throw new NoteError('a checkpoint is newline-terminated text without control characters');
-  const [origin, size, root, ...extensions] = body.slice(0, -1).split('\n');
-  if (!origin || size === undefined || root === undefined) throw new NoteError('a checkpoint has an origin, a size and a root line');
-  if (!/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size)))
-    throw new NoteError(`checkpoint size ${JSON.stringify(size)} is not a decimal safe integer`);
-  const rootHash = decodeBase64(root);
-  if (rootHash === null || rootHash.length !== ROOT_SIZE) throw new NoteError(`checkpoint root is not the base64 of ${ROOT_SIZE} bytes`);
-  if (extensions.some((line) => line === '')) throw new NoteError('checkpoint extension lines must be non-empty');
-  return { origin, size: Number(size), root: rootHash, extensions };
+  const cp = parseCheckpointText(body);
+  return { ...cp, root: toBuffer(cp.root) };
 }
 
 /** Signs a note body (text ending in a newline) with one key. */
@@ -128,20 +124,13 @@ export function verifierKey(key: NoteVerifier): string {
 
 /** Parses a verifier key; throws NoteError unless it is a well-formed Ed25519 key whose ID matches. */
 export function parseVerifierKey(vkey: string): ParsedVerifierKey {
-  const first = vkey.indexOf('+');
-  const second = vkey.indexOf('+', first + 1);
-  if (first < 0 || second < 0) throw new NoteError('a verifier key is <name>+<key id>+<key>');
-  const name = vkey.slice(0, first);
-  const idHex = vkey.slice(first + 1, second);
-  const encoded = decodeBase64(vkey.slice(second + 1));
-  if (!isValidName(name) || !/^[0-9a-fA-F]{8}$/.test(idHex) || encoded === null || encoded.length === 0)
-    throw new NoteError('malformed verifier key');
-  if (!createHash('sha256').update(name, 'utf8').update('\n').update(encoded).digest().subarray(0, 4).equals(Buffer.from(idHex, 'hex'))) {
+  const { name, idHex, encoded } = splitVerifierKey(vkey);
+  if (!createHash('sha256').update(keyIdInput(name, encoded)).digest().subarray(0, 4).equals(Buffer.from(idHex, 'hex'))) {
     throw new NoteError('the verifier key ID does not match its name and key');
   }
-  if (encoded[0] !== ALG_ED25519) throw new NoteError(`unknown signature type 0x${encoded[0]!.toString(16).padStart(2, '0')}`);
-  if (encoded.length !== 33) throw new NoteError('an Ed25519 verifier key holds 32 bytes');
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: encoded.subarray(1).toString('base64url') }, format: 'jwk' });
+  assertEd25519Key(encoded);
+  const x = toBuffer(encoded.subarray(1)).toString('base64url');
+  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
   return { name, keyId: idHex.toLowerCase(), publicKey };
 }
 
@@ -161,32 +150,10 @@ type OpenedNote = { ok: true; body: string; signatures: SignatureLine[] } | { ok
 
 // Splits a note at its last blank line and parses every signature line, verifying none.
 function openNote(note: string): OpenedNote {
-  if (CONTROL.test(note)) return { ok: false, detail: 'the note contains control characters' };
-  if (!isWellFormed(note)) return { ok: false, detail: 'the note is not well-formed Unicode' };
-  const split = note.lastIndexOf('\n\n');
-  if (split < 0) return { ok: false, detail: 'no blank line separates the text from the signatures' };
-  const lines = note.slice(split + 2).split('\n');
-  if (lines.pop() !== '') return { ok: false, detail: 'the last signature line lacks its newline' };
-  if (lines.length === 0) return { ok: false, detail: 'no signature lines' };
-  if (lines.length > MAX_SIGNATURES) return { ok: false, detail: `more than ${MAX_SIGNATURES} signatures` };
-  const signatures: SignatureLine[] = [];
-  for (const line of lines) {
-    const parsed = parseSignatureLine(line);
-    if (parsed === null) return { ok: false, detail: `malformed signature line ${JSON.stringify(line)}` };
-    signatures.push(parsed);
-  }
-  return { ok: true, body: note.slice(0, split + 1), signatures };
-}
-
-function parseSignatureLine(line: string): SignatureLine | null {
-  if (!line.startsWith(SIG_PREFIX)) return null;
-  const rest = line.slice(SIG_PREFIX.length);
-  const space = rest.indexOf(' ');
-  if (space < 0) return null;
-  const name = rest.slice(0, space);
-  const blob = decodeBase64(rest.slice(space + 1));
-  if (!isValidName(name) || blob === null || blob.length < 5) return null;
-  return { line, name, keyId: blob.subarray(0, 4), signature: blob.subarray(4) };
+  const opened = openNoteText(note);
+  if (!opened.ok) return opened;
+  const signatures = opened.signatures.map((s) => ({ ...s, keyId: toBuffer(s.keyId), signature: toBuffer(s.signature) }));
+  return { ok: true, body: opened.body, signatures };
 }
 
 function signatureLine(body: string, signer: NoteSigner): { text: string; keyId: string } {
@@ -217,11 +184,6 @@ function rawPublicKey(publicKey: KeyObject): Buffer {
   return Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
 }
 
-// Non-empty, no Unicode white space (Go's unicode.IsSpace), no '+', no control characters.
-function isValidName(name: unknown): name is string {
-  return typeof name === 'string' && name !== '' && !/[\p{White_Space}+\x00-\x1f]/u.test(name) && isWellFormed(name);
-}
-
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -230,10 +192,6 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-// Standard padded base64 (RFC 4648 §4) in its one canonical spelling; Buffer.from alone would
-// skip invalid characters and accept other spellings of the same bytes.
-function decodeBase64(text: string): Buffer | null {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
-  const bytes = Buffer.from(text, 'base64');
-  return bytes.toString('base64') === text ? bytes : null;
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -50,3 +50,6 @@ export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string
 export const readSession = () => request<Session>('GET', '/api/v1/console/session');
 export const signIn = (key: string) => request<Session>('POST', '/api/v1/console/session', { key });
 export const signOut = () => request<void>('DELETE', '/api/v1/console/session');
+
+/** Sign-in by the organisation's identity provider, when the gateway offers it (404 otherwise). */
+export const readIdentityProvider = () => request<{ issuer: string; start: string }>('GET', '/api/v1/console/oidc');

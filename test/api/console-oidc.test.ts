@@ -18,7 +18,10 @@ const PEOPLE = [
 
 async function sessionOf(gw: TestGateway, r: Returned) {
   const res = await fetch(`${gw.url}/api/v1/console/session`, { headers: { cookie: r.browser.cookieHeader(new URL(gw.url)) } });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return {
+    status: res.status,
+    body: (await res.json()) as { project_id: string; credential: { id: string; name: string; role: string; kind: string } },
+  };
 }
 
 t.test('a person signs in at the provider and gets a console session as themselves', async (t) => {

@@ -2,6 +2,10 @@
 // authenticated by the session cookie, each state-changing one with the session's CSRF token.
 export interface Session {
   credential: { id: string; name: string; kind: string; role: string | null; user_id: string | null };
+  /** Set when the identity provider signed the person in: who it names. */
+  subject: { issuer: string; sub: string } | null;
+  /** Whether the session may decide approvals (an Admin person: a user token or a person the identity provider signed in). */
+  may_decide: boolean;
   project_id: string;
   csrf_token: string;
   expires_at: string;
@@ -50,3 +54,6 @@ export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string
 export const readSession = () => request<Session>('GET', '/api/v1/console/session');
 export const signIn = (key: string) => request<Session>('POST', '/api/v1/console/session', { key });
 export const signOut = () => request<void>('DELETE', '/api/v1/console/session');
+
+/** Sign-in by the organisation's identity provider, when the gateway offers it (404 otherwise). */
+export const readIdentityProvider = () => request<{ issuer: string; start: string }>('GET', '/api/v1/console/oidc');

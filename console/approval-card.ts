@@ -20,9 +20,9 @@ export interface Card {
 
 export type Decide = (approval: Approval, approved: boolean, comment: string) => void;
 
-/** A person may decide: an Admin user token (a project key is refused by the API: a person must decide). */
+/** A person may decide: an Admin user token or person the identity provider signed in (the gateway says which: a project key is refused). */
 export function mayDecide(session: Session): boolean {
-  return session.credential.role === 'admin' && session.credential.kind === 'user_token';
+  return session.may_decide;
 }
 
 export function timeLeft(expiresAt: string, now: number): string {
@@ -129,6 +129,9 @@ function decisionForm(a: Approval, decide: Decide): HTMLElement {
 function viewerNote(session: Session): HTMLElement {
   const c = session.credential;
   const note = h('p', { class: 'note' });
-  fill(note, `Deciding needs an Admin user token; this session acts as a ${c.role ?? 'no-role'} ${c.kind.replace('_', ' ')}.`);
+  const as = session.subject
+    ? `${c.role ?? 'no-role'} person signed in by the identity provider`
+    : `${c.role ?? 'no-role'} ${c.kind.replace('_', ' ')}`;
+  fill(note, `Deciding needs an Admin person (a user token, or a sign-in by the identity provider); this session acts as a ${as}.`);
   return note;
 }

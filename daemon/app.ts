@@ -29,7 +29,7 @@ import { startDeliveries } from './delivery/deliver.js';
 import { registerStopHook } from './approvals/store.js';
 import { ApprovalEventStreams } from './approvals/event-stream.js';
 import { expireApprovals } from './approvals/expiry.js';
-import { attachResourceServer, startResourceServer } from './identity/index.js';
+import { attachCodeFlow, attachResourceServer, startResourceServer } from './identity/index.js';
 import { createUpstreamDispatcher } from './mcp/client/ssrf-guard.js';
 import { afterServerStop } from './mcp/servers/emergency-stop.js';
 import { AllowedCommands } from './mcp/stdio/allowed-commands.js';
@@ -126,8 +126,10 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   // The browser origin of that URL (http/origin.ts), known once listening when it is the listen address.
   let ownOrigin = config.publicUrl === null ? null : originOf(config.publicUrl);
   if (config.identity) {
-    const rs = startResourceServer(config.identity, { dispatcher: upstream, timeoutMs: config.upstreamTimeoutMs, publicUrl, log });
-    attachResourceServer(sql, rs);
+    const identityDeps = { dispatcher: upstream, timeoutMs: config.upstreamTimeoutMs, publicUrl, log };
+    const { resourceServer, codeFlow } = startResourceServer(config.identity, identityDeps, config.consoleOidc);
+    attachResourceServer(sql, resourceServer);
+    if (codeFlow) attachCodeFlow(sql, codeFlow);
   }
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const stdio = await startStdioServers(config, log);

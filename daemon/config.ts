@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { checkConsoleEnv, type ConsoleOidcConfig, consoleEnv, consoleOidcConfigOf } from './config-console.js';
 import { identityConfigOf, identityEnv, type IdentityConfig } from './config-identity.js';
 
 const listen = z
@@ -148,8 +149,10 @@ const envSchema = z
     GATEWAY_CONSOLE_SESSION_IDLE_SECONDS: positiveInt(1800),
     GATEWAY_CONSOLE_SESSION_MAX_SECONDS: positiveInt(43_200),
     ...identityEnv,
+    ...consoleEnv,
   })
   .superRefine((e, ctx) => {
+    checkConsoleEnv(e, ctx);
     // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
     if (e.GATEWAY_ANCHOR_RPC_URL === undefined) return;
     for (const name of ['GATEWAY_ANCHOR_CHAIN_ID', 'GATEWAY_ANCHOR_KEY_FILE'] as const) {
@@ -232,6 +235,8 @@ export interface Config {
   readonly consoleSession: { readonly idleSeconds: number; readonly maxSeconds: number };
   /** The proxy as an OAuth resource server (config-identity.ts, daemon/identity/); null when GATEWAY_OIDC_ISSUER is unset. */
   readonly identity: IdentityConfig | null;
+  /** The console's sign-in by the issuer (config-console.ts); null when GATEWAY_CONSOLE_OIDC_CLIENT_ID is unset. */
+  readonly consoleOidc: ConsoleOidcConfig | null;
 }
 
 export interface NotificationConfig {
@@ -333,5 +338,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSeconds: e.GATEWAY_CONSOLE_SESSION_MAX_SECONDS,
     }),
     identity: identityConfigOf(e),
+    consoleOidc: consoleOidcConfigOf(e),
   });
 }

@@ -82,7 +82,8 @@ export const ERRORS = {
   mcp_resume_takes_no_tools: { status: 400, message: 'A resume takes no tools.' },
   mcp_release_author_unresolved: {
     status: 403,
-    message: 'The Admin identity behind this credential cannot be resolved; use a user token.',
+    message:
+      'The Admin identity behind this credential cannot be resolved; use a user token, or act as a person the identity provider names.',
   },
   mcp_agent_rule_ineffective: { status: 400, message: 'An agent rule can only be REQUIRE_APPROVAL or DENY.' },
   mcp_template_unavailable: { status: 409, message: 'The template is locked: its sign-in method is not supported.' },

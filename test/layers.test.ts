@@ -16,7 +16,14 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The wire contract: error table, body schemas, canonical JSON, roles and principals (daemon and CLI).
   shared: ['shared/'],
   // Read once at start: configuration and the root logger.
-  base: ['daemon/config.ts', 'daemon/config-identity.ts', 'daemon/log.ts', 'daemon/ready-line.ts', 'daemon/version.ts'],
+  base: [
+    'daemon/config.ts',
+    'daemon/config-identity.ts',
+    'daemon/config-console.ts',
+    'daemon/log.ts',
+    'daemon/ready-line.ts',
+    'daemon/version.ts',
+  ],
   // Worker threads: a pool that runs jobs off the daemon's thread, each with a deadline.
   threads: ['daemon/threads/'],
   // No I/O: the stage runner and its verdict, the detectors, redaction.

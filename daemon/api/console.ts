@@ -4,7 +4,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { consoleSignInBody } from '../../shared/console-schemas.js';
+import { roleAtLeast } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
+import { deciderOf } from '../approvals/decider.js';
 import type { Deps } from '../deps.js';
 import { principalOfToken } from '../http/auth.js';
 import { ConsoleFiles } from '../http/console-files.js';
@@ -12,11 +14,13 @@ import { clearedCookie, endSession, sessionCookie, sessionOf, startSession, type
 import { originOf } from '../http/origin.js';
 import { defineRoute, type Route } from '../http/types.js';
 
-/** What the page learns of its session: who it acts as, its CSRF token, when it ends. */
+/** What the page learns of its session: who it acts as, whether they may decide approvals, its CSRF token, when it ends. */
 function sessionBody(s: ConsoleSession) {
   const p = s.principal;
   return {
     credential: { id: p.credentialId, name: p.name, kind: p.kind, role: p.role, user_id: p.userId },
+    subject: p.subject ? { issuer: p.subject.issuer, sub: p.subject.sub } : null,
+    may_decide: roleAtLeast(p.role, 'admin') && deciderOf(p) !== null,
     project_id: p.projectId,
     csrf_token: s.csrfToken,
     expires_at: s.expiresAt,

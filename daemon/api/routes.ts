@@ -6,6 +6,7 @@ import type { StdioServers } from '../mcp/stdio/stdio-servers.js';
 import type { Route } from '../http/types.js';
 import type { Deps } from '../deps.js';
 import { consoleRoutes } from './console.js';
+import { consoleOidcRoutes } from './console-oidc.js';
 import { adminLogRoutes } from './v1/admin-log.js';
 import { agentRoutes } from './v1/agents.js';
 import { anchorRoutes } from './v1/anchor.js';
@@ -62,6 +63,7 @@ export function allRoutes(
     ...webhookRoutes(deps),
     ...notificationRoutes(deps),
     ...consoleRoutes(deps),
+    ...consoleOidcRoutes(deps),
   ];
   return [...routes, openApiRoute(routes)];
 }

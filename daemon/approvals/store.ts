@@ -1,18 +1,17 @@
 // The approval store, shared by verify (REQUIRE_APPROVAL prompts) and the MCP proxy (held tool
 // calls). An approval is bound to the canonical hash of exactly what it was requested for, is open
-// while PENDING and unexpired, is decided once by a person (an Admin user token), and is used at
-// most once. Expiry is read from expires_at, so an expired approval is never usable even before
-// anything marks it. The project emergency stop ends every open approval (CANCELLED) in its own
-// transaction.
+// while PENDING and unexpired, is decided once by a person (decider.ts), and is used at most once.
+// Expiry is read from expires_at, so an expired approval is never usable even before anything
+// marks it. The project emergency stop ends every open approval (CANCELLED) in its own transaction.
 import { createId } from '@paralleldrive/cuid2';
-import type { Principal } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import { assertDatabaseUp } from '../db/availability.js';
 import type { Sql, Tx } from '../db/connect.js';
 import { appendAdmin, appendTraces } from '../ledger/append.js';
+import { deciderOf, decidesOwnRequest } from './decider.js';
 import { emitEvent } from '../notifications/emit.js';
 import { approvalDecided } from '../notifications/events.js';
-import { actorLabel, adminEntry, type Actor } from '../project/admin-actions.js';
+import { adminEntry, type Actor } from '../project/admin-actions.js';
 import { onStopSet } from '../project/emergency-stop.js';
 
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'DENIED' | 'EXPIRED' | 'USED' | 'CANCELLED';
@@ -122,7 +121,7 @@ export async function approvalOfTrace(sql: Sql, projectId: string, traceId: stri
 }
 
 /**
- * Decides an open approval: only a person (a user token; the route requires Admin) may, once, and,
+ * Decides an open approval: only a person (decider.ts; the route requires Admin) may, once, and,
  * with GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER, not one who opened it (403, nothing written).
  * The decision is a trace (APPROVAL) and an admin-log entry, in the same transaction.
  */
@@ -135,7 +134,8 @@ export async function decideApproval(
   actor: Actor,
   rules: { readonly deciderNotRequester: boolean },
 ): Promise<Approval> {
-  if (!actor.principal?.userId) throw new GatewayError('mcp_release_author_unresolved');
+  const decider = deciderOf(actor.principal);
+  if (decider === null) throw new GatewayError('mcp_release_author_unresolved');
   return sql.begin(async (tx) => {
     const [row] = await tx<Row[]>`select * from approvals where project_id = ${projectId} and id = ${id} for update`;
     if (!row) throw new GatewayError('not_found', 'No approval request with this id.');
@@ -144,14 +144,14 @@ export async function decideApproval(
       throw new GatewayError('approval_decider_is_requester');
     const status: ApprovalStatus = approved ? 'APPROVED' : 'DENIED';
     const [updated] = await tx<Row[]>`
-      update approvals set status = ${status}, decided_at = now(), decided_by = ${actorLabel(actor)}, comment = ${comment}
+      update approvals set status = ${status}, decided_at = now(), decided_by = ${decider.label}, comment = ${comment}
       where id = ${id} returning *`;
     await appendTraces(tx, projectId, [
       {
         traceType: 'APPROVAL',
         decision: approved ? 'PASSED' : 'BLOCKED',
         actionName: approved ? 'approval.approve' : 'approval.deny',
-        reason: `approval ${id} ${approved ? 'approved' : 'denied'} by ${actorLabel(actor)}`,
+        reason: `approval ${id} ${approved ? 'approved' : 'denied'} by ${decider.label}`,
         agentId: row.agent_id,
         content: {
           approval_id: id,
@@ -163,7 +163,7 @@ export async function decideApproval(
           arguments_hash: row.arguments_hash,
           approved,
           comment,
-          decided_by: actorLabel(actor),
+          decided_by: decider.label,
           request_id: actor.requestId,
         },
       },
@@ -180,14 +180,6 @@ export async function decideApproval(
     await emitEvent(tx, projectId, 'approval.decided', approvalDecided(present(updated!)));
     return present(updated!);
   });
-}
-
-/** Whether the decider opened the request: the same credential, or another token of the same user. */
-async function decidesOwnRequest(tx: Tx, requester: string | null, decider: Principal): Promise<boolean> {
-  if (requester === null) return false;
-  if (requester === decider.credentialId) return true;
-  const [owner] = await tx<{ user_id: string | null }[]>`select user_id from credentials where id = ${requester}`;
-  return owner?.user_id != null && owner.user_id === decider.userId;
 }
 
 /**

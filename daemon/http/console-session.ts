@@ -1,12 +1,14 @@
 // Web console sessions (docs/console.md): the browser holds a random session id in an HttpOnly,
 // SameSite=Strict cookie; the database keeps only the id's SHA-256. A session acts as the credential
-// it was opened with, and a state-changing request must carry the session's CSRF token in
+// it was opened with (an API key, or the person the identity provider signed in: console-oidc.ts),
+// and a state-changing request must carry the session's CSRF token in
 // X-Gateway-CSRF and the console's Origin (a cross-site page can set neither).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Principal } from '../../shared/credentials.js';
+import type { Principal, Role } from '../../shared/credentials.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
+import { principalOfIdentity } from '../identity/index.js';
 import { principalOfRow, type PrincipalRow } from './principal-row.js';
 
 export const SESSION_COOKIE = 'gateway_console';
@@ -55,10 +57,15 @@ export async function startSession(
   const id = randomBytes(32).toString('base64url');
   // The credential's sessions that can no longer be used go as it opens a new one (the table stays small).
   await sql`delete from console_sessions where credential_id = ${principal.credentialId} and (ended_at is not null or expires_at < now())`;
+  // A person the issuer signed in is kept whole (who, and the role their claims granted at sign-in).
+  const who = principal.subject;
   const [row] = await sql<{ expires_at: Date; idle_expires_at: Date }[]>`
-    insert into console_sessions (id_hash, project_id, credential_id, origin, idle_seconds, expires_at)
+    insert into console_sessions (id_hash, project_id, credential_id, origin, idle_seconds, expires_at,
+                                  subject_issuer, subject_sub, subject_name, subject_role, subject_agent)
     values (${digest('session', id)}, ${principal.projectId}, ${principal.credentialId}, ${options.origin}, ${options.idleSeconds},
-            now() + make_interval(secs => ${options.maxSeconds}))
+            now() + make_interval(secs => ${options.maxSeconds}),
+            ${who?.issuer ?? null}, ${who?.sub ?? null}, ${who?.name ?? null}, ${who ? principal.role : null},
+            ${who ? (principal.tokenAgentId ?? null) : null})
     returning expires_at, least(expires_at, last_seen_at + make_interval(secs => idle_seconds)) as idle_expires_at`;
   return {
     id,
@@ -67,6 +74,11 @@ export async function startSession(
 }
 
 interface SessionRow extends PrincipalRow {
+  subject_issuer: string | null;
+  subject_sub: string | null;
+  subject_name: string | null;
+  subject_role: Role | null;
+  subject_agent: string | null;
   origin: string;
   expires_at: Date;
   idle_expires_at: Date;
@@ -74,7 +86,7 @@ interface SessionRow extends PrincipalRow {
 
 /**
  * The live session of the request's cookie, its idle expiry moved on (401 unauthorized when there
- * is none: unknown, signed out, idle or past its absolute expiry, or its credential revoked).
+ * is none: unknown, signed out, idle or past its absolute expiry, or its key's credential revoked).
  * A state-changing request is refused (403 csrf_refused) without the session's token and origin.
  */
 export async function sessionOf(sql: Sql, req: IncomingMessage): Promise<ConsoleSession> {
@@ -85,15 +97,23 @@ export async function sessionOf(sql: Sql, req: IncomingMessage): Promise<Console
       update console_sessions set last_seen_at = now()
       where id_hash = ${digest('session', id)} and ended_at is null and expires_at > now()
         and last_seen_at + make_interval(secs => idle_seconds) > now()
-      returning credential_id, origin, expires_at, least(expires_at, now() + make_interval(secs => idle_seconds)) as idle_expires_at)
-    select c.id as credential_id, c.project_id, c.kind, c.role, c.user_id, c.name, coalesce(p.active, false) as stopped,
-           s.origin, s.expires_at, s.idle_expires_at
-    from s join credentials c on c.id = s.credential_id left join project_stops p on p.project_id = c.project_id
-    where c.revoked_at is null`;
+      returning credential_id, project_id, origin, expires_at, least(expires_at, now() + make_interval(secs => idle_seconds)) as idle_expires_at,
+                subject_issuer, subject_sub, subject_name, subject_role, subject_agent)
+    select s.credential_id, s.project_id, c.kind, c.role, c.user_id, c.name, coalesce(p.active, false) as stopped,
+           s.origin, s.expires_at, s.idle_expires_at, s.subject_issuer, s.subject_sub, s.subject_name, s.subject_role, s.subject_agent
+    from s left join credentials c on c.id = s.credential_id and s.subject_sub is null
+    left join project_stops p on p.project_id = s.project_id
+    where s.subject_sub is not null or (c.id is not null and c.revoked_at is null)`;
   if (!row) throw new GatewayError('unauthorized', 'The console session has ended: sign in again.');
   if (!SAFE_METHODS.has(req.method ?? 'GET')) checkCsrf(req, id, row.origin);
-  const principal = principalOfRow(row);
+  const principal = principalOfSessionRow(row);
   return { principal, csrfToken: csrfTokenOf(id), expiresAt: iso(row.expires_at), idleExpiresAt: iso(row.idle_expires_at) };
+}
+
+function principalOfSessionRow(row: SessionRow): Principal {
+  if (row.subject_sub === null) return principalOfRow(row);
+  const subject = Object.freeze({ issuer: row.subject_issuer!, sub: row.subject_sub, name: row.subject_name! });
+  return principalOfIdentity({ projectId: row.project_id, role: row.subject_role, agentId: row.subject_agent, subject }, row.stopped);
 }
 
 /** Ends the request's session (sign-out); the CSRF rule applies. A session already gone is no error. */

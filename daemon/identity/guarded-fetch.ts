@@ -19,12 +19,17 @@ export interface FetchDeps {
 
 const MAX_BYTES = 1024 * 1024;
 
-/** GETs `url` as JSON: a 2xx JSON object of at most 1 MiB, or IssuerUnreachable; null on 404. */
-export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<string, unknown> | null> {
-  let res: Awaited<ReturnType<typeof fetch>>;
+type Answer = Awaited<ReturnType<typeof fetch>>;
+
+async function send(
+  deps: FetchDeps,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Answer> {
   try {
-    res = await fetch(url, {
-      headers: { accept: 'application/json' },
+    return await fetch(url, {
+      ...init,
+      headers: { accept: 'application/json', ...init.headers },
       redirect: 'manual',
       dispatcher: deps.dispatcher,
       signal: AbortSignal.timeout(deps.timeoutMs),
@@ -33,6 +38,29 @@ export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<st
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new IssuerUnreachable(`${url}: ${cause?.code ?? cause?.message ?? (err as Error).name}`);
   }
+}
+
+/**
+ * POSTs a form to `url` (a token endpoint) and reads its JSON object answer, whatever the status:
+ * RFC 6749 errors are 400 JSON. IssuerUnreachable when there is no JSON object to read.
+ */
+export async function postForm(
+  deps: FetchDeps,
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await send(deps, url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, body: objectOf(await readCapped(res, url), url) };
+}
+
+/** GETs `url` as JSON: a 2xx JSON object of at most 1 MiB, or IssuerUnreachable; null on 404. */
+export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<string, unknown> | null> {
+  const res = await send(deps, url, {});
   if (res.status === 404) {
     await res.body?.cancel();
     return null;
@@ -41,7 +69,10 @@ export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<st
     await res.body?.cancel();
     throw new IssuerUnreachable(`${url}: HTTP ${res.status}`);
   }
-  const text = await readCapped(res, url);
+  return objectOf(await readCapped(res, url), url);
+}
+
+function objectOf(text: string, url: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -52,7 +83,7 @@ export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<st
   return parsed as Record<string, unknown>;
 }
 
-async function readCapped(res: Awaited<ReturnType<typeof fetch>>, url: string): Promise<string> {
+async function readCapped(res: Answer, url: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res.body ?? []) {

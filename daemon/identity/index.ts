@@ -2,13 +2,17 @@
 // pool (http/auth.ts, as the state cache is found), and turn a bearer JWT into a Principal.
 import type { Dispatcher } from 'undici';
 import type { Principal } from '../../shared/credentials.js';
+import type { ConsoleOidcConfig } from '../config-console.js';
 import type { IdentityConfig } from '../config-identity.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
+import { CodeFlow } from './code-flow.js';
 import { IssuerKeys } from './jwks.js';
 import { principalOfToken } from './principal.js';
 import { looksLikeJwt, ResourceServer } from './resource-server.js';
 
+export { CodeFlow, type PendingSignIn, newPendingSignIn, type SignInFailure } from './code-flow.js';
+export { principalOfIdentity, principalOfToken as principalOfTokenIdentity } from './principal.js';
 export { looksLikeJwt, METADATA_PATH, PROXY_PATH, ResourceServer } from './resource-server.js';
 
 export interface IdentityDeps {
@@ -19,15 +23,34 @@ export interface IdentityDeps {
   readonly log: Logger;
 }
 
-/** The resource server of `config`; its keys start loading now (a failure is retried on use). */
-export function startResourceServer(config: IdentityConfig, deps: IdentityDeps): ResourceServer {
+/**
+ * The resource server of `config` and, with a console client, the console's sign-in by the same
+ * issuer (one key set for both); the keys start loading now (a failure is retried on use).
+ */
+export function startResourceServer(
+  config: IdentityConfig,
+  deps: IdentityDeps,
+  consoleClient: ConsoleOidcConfig | null = null,
+): { resourceServer: ResourceServer; codeFlow: CodeFlow | null } {
   const log = deps.log.child({ subsystem: 'identity' });
-  const keys = new IssuerKeys(config.issuer, { dispatcher: deps.dispatcher, timeoutMs: deps.timeoutMs }, config.jwksRefreshFloorMs, log);
+  const fetchDeps = { dispatcher: deps.dispatcher, timeoutMs: deps.timeoutMs };
+  const keys = new IssuerKeys(config.issuer, fetchDeps, config.jwksRefreshFloorMs, log);
   void keys.start();
-  return new ResourceServer(config, keys, deps.publicUrl);
+  const codeFlow = consoleClient === null ? null : new CodeFlow(config, consoleClient, keys, fetchDeps);
+  return { resourceServer: new ResourceServer(config, keys, deps.publicUrl), codeFlow };
 }
 
 const attached = new WeakMap<object, ResourceServer>();
+const flows = new WeakMap<object, CodeFlow>();
+
+export function attachCodeFlow(pool: object, flow: CodeFlow): void {
+  flows.set(pool, flow);
+}
+
+/** The console's sign-in by the issuer; null when GATEWAY_CONSOLE_OIDC_CLIENT_ID is unset. */
+export function codeFlowOf(pool: object): CodeFlow | null {
+  return flows.get(pool) ?? null;
+}
 
 export function attachResourceServer(pool: object, rs: ResourceServer): void {
   attached.set(pool, rs);

@@ -7,6 +7,9 @@ export interface IssuerMetadata {
   readonly issuer: string;
   readonly jwksUri: URL;
   readonly scopesSupported: readonly string[] | null;
+  /** Where people are sent to sign in and where codes are redeemed (the console's sign-in); null: not offered. */
+  readonly authorizationEndpoint: URL | null;
+  readonly tokenEndpoint: URL | null;
 }
 
 /** The discovery URLs of an issuer, in the order they are tried. */
@@ -34,5 +37,22 @@ function readMetadata(doc: Record<string, unknown>, issuer: string, url: string)
   }
   if (jwksUri.protocol !== 'https:' && jwksUri.protocol !== 'http:') throw new IssuerUnreachable(`${url}: jwks_uri is not http(s)`);
   const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === 'string') : null;
-  return Object.freeze({ issuer, jwksUri, scopesSupported: scopes });
+  return Object.freeze({
+    issuer,
+    jwksUri,
+    scopesSupported: scopes,
+    authorizationEndpoint: endpoint(doc.authorization_endpoint),
+    tokenEndpoint: endpoint(doc.token_endpoint),
+  });
+}
+
+/** An http(s) endpoint URL without fragment, or null. */
+function endpoint(v: unknown): URL | null {
+  if (typeof v !== 'string' || v.includes('#')) return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u : null;
+  } catch {
+    return null;
+  }
 }

@@ -32,6 +32,12 @@ export class IssuerKeys {
     return this.refresh();
   }
 
+  /** The issuer's metadata, read once (again on each use while it could not be read). */
+  async readMetadata(): Promise<IssuerMetadata> {
+    this.metadata ??= await fetchIssuerMetadata(this.deps, this.issuer);
+    return this.metadata;
+  }
+
   /** Whether a key set is held now (read within MAX_STALE_MS). */
   ready(now = Date.now()): boolean {
     return this.local !== null && now - this.readAt < MAX_STALE_MS;

@@ -15,6 +15,11 @@ export function subjectCredentialId(issuer: string, sub: string): string {
 export async function principalOfToken(sql: Sql, t: TokenIdentity): Promise<Principal | null> {
   const project = await readOrRecall(sql, `oidc-project\u0000${t.projectId}`, () => projectState(sql, t.projectId));
   if (project === null) return null;
+  return principalOfIdentity(t, project.stopped);
+}
+
+/** The principal a subject's identity stands for (also a console session opened by the issuer). */
+export function principalOfIdentity(t: TokenIdentity, projectStopped: boolean): Principal {
   return Object.freeze({
     credentialId: subjectCredentialId(t.subject.issuer, t.subject.sub),
     projectId: t.projectId,
@@ -22,7 +27,7 @@ export async function principalOfToken(sql: Sql, t: TokenIdentity): Promise<Prin
     role: t.role,
     userId: null,
     name: t.subject.name,
-    projectStopped: project.stopped,
+    projectStopped,
     subject: t.subject,
     tokenAgentId: t.agentId,
   });

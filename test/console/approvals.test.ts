@@ -113,7 +113,10 @@ t.test('a request decided elsewhere says who decided; a Viewer sees requests but
   const call = settled(client.callTool({ name: 'delete_file', arguments: { path: 'viewer-sees.txt' } }, undefined, CALL));
   const card = await cardOf(page, 'viewer-sees.txt', call);
   t.equal(await card.getByRole('button', { name: /Approve|Deny/ }).count(), 0, 'no decision buttons for a Viewer');
-  t.match(await card.textContent(), /Deciding needs an Admin user token; this session acts as a viewer user token\./);
+  t.match(
+    await card.textContent(),
+    /Deciding needs an Admin person \(a user token, or a sign-in by the identity provider\); this session acts as a viewer user token\./,
+  );
   const id = (await card.getAttribute('data-approval-id'))!;
   const forced = await page.evaluate(`(async () => {
     const s = await (await fetch('/api/v1/console/session')).json();

@@ -2,7 +2,7 @@
 // own pages: open the verification page, enter the user code, confirm it, log in, consent. Plain
 // HTTP with a cookie jar, following redirects by hand; forms are read from the HTML served.
 
-interface Page {
+export interface Page {
   readonly url: string;
   readonly status: number;
   readonly text: string;
@@ -13,10 +13,11 @@ interface Cookie {
   readonly path: string;
 }
 
-class Browser {
+export class Browser {
   private readonly jar = new Map<string, Cookie>();
 
-  private cookieHeader(url: URL): string {
+  /** The Cookie header this browser sends to `url`. */
+  cookieHeader(url: URL): string {
     return [...this.jar.entries()]
       .filter(([, c]) => url.pathname.startsWith(c.path))
       .map(([name, c]) => `${name}=${c.value}`)
@@ -36,8 +37,21 @@ class Browser {
     }
   }
 
-  /** One request, then its redirects (as GETs), to the page they end on. */
-  async open(url: string, form?: Record<string, string>): Promise<Page> {
+  /** One GET, its redirect not followed: the raw answer (its cookies kept). */
+  async once(url: string): Promise<Response> {
+    const at = new URL(url);
+    const res = await fetch(at, { redirect: 'manual', headers: { cookie: this.cookieHeader(at) } });
+    this.keep(res);
+    return res;
+  }
+
+  /** Whether the jar holds a cookie of this name. */
+  has(name: string): boolean {
+    return this.jar.has(name);
+  }
+
+  /** One request, then its redirects (as GETs), to the page they end on; or to the first redirect `stopAt` accepts, not followed. */
+  async open(url: string, form?: Record<string, string>, stopAt?: (target: URL) => boolean): Promise<Page> {
     let at = new URL(url);
     let init: RequestInit = form
       ? { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } }
@@ -49,6 +63,7 @@ class Browser {
       if (res.status >= 300 && res.status < 400 && location) {
         await res.arrayBuffer();
         at = new URL(location, at);
+        if (stopAt?.(at)) return { url: at.href, status: res.status, text: '' };
         init = { method: 'GET' };
         continue;
       }
@@ -58,7 +73,7 @@ class Browser {
   }
 }
 
-function formOf(page: Page, id?: string): { action: string; fields: Record<string, string> } {
+export function formOf(page: Page, id?: string): { action: string; fields: Record<string, string> } {
   const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
   const form = id === undefined ? forms[0] : forms.find((f) => f[1]!.includes(`id="${id}"`));
   if (!form) throw new Error(`no form${id ? ` ${id}` : ''} on ${page.url} (${page.status}): ${page.text.slice(0, 300)}`);

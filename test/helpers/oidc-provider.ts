@@ -4,7 +4,9 @@
 // (carried into its tokens as claims). Its signing key can be rotated, it can be stopped and started
 // again on the same port, and it counts the reads of its key set. With `people`, it also signs
 // people in by the device flow (RFC 8628) for the public client `gatewayctl`, through its own
-// development login and consent pages (any password; the login names the person).
+// development login and consent pages (any password; the login names the person). With
+// `webClients`, it signs people in by the authorization code flow (PKCE required) for those
+// confidential clients (the web console), their claims in the ID token too.
 import http from 'node:http';
 import type net from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -30,6 +32,11 @@ export interface TestProvider {
   token(clientId: string, resource: string, scope?: string): Promise<string>;
   /** A new signing key replaces the current one; the old key leaves the published key set. */
   rotate(): Promise<void>;
+  /**
+   * Makes the token endpoint see the next code redemptions as made by another client (its Basic
+   * credentials swapped in): an ID token issued to a client the gateway is not. null: as sent.
+   */
+  redeemAs(client: { id: string; secret: string } | null): void;
   /** Reads of /jwks so far. */
   jwksReads(): number;
   stop(): Promise<void>;
@@ -40,6 +47,13 @@ export interface TestProvider {
 export interface TestPerson {
   readonly id: string;
   readonly claims: Record<string, unknown>;
+}
+
+/** A confidential client of the authorization code flow (the web console), PKCE required. */
+export interface WebClient {
+  readonly id: string;
+  readonly secret: string;
+  readonly redirectUri: string;
 }
 
 /** The public client gatewayctl signs people in with (device grant, refresh tokens). */
@@ -62,11 +76,22 @@ const CLI_CLIENT = {
   scope: `openid offline_access ${DEFAULT_SCOPE}`,
 };
 
-function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK, people: readonly TestPerson[]): Provider {
+function buildProvider(
+  issuer: string,
+  clients: readonly TestClient[],
+  key: JWK,
+  people: readonly TestPerson[],
+  webClients: readonly WebClient[],
+): Provider {
   const byId = new Map(clients.map((c) => [c.id, c]));
   const personById = new Map(people.map((p) => [p.id, p]));
   const devicePeople = people.length > 0;
+  const claimNames = [...new Set(people.flatMap((p) => Object.keys(p.claims)))];
   const provider = new Provider(issuer, {
+    // People's claims go into their ID tokens (the console reads them there), not only to userinfo.
+    conformIdTokenClaims: false,
+    claims: { openid: ['sub', ...claimNames] },
+    pkce: { required: () => true },
     clients: [
       ...clients.map((c) => ({
         client_id: c.id,
@@ -77,10 +102,19 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK,
         scope: c.scope ?? DEFAULT_SCOPE,
       })),
       ...(devicePeople ? [CLI_CLIENT] : []),
+      ...webClients.map((c) => ({
+        client_id: c.id,
+        client_secret: c.secret,
+        token_endpoint_auth_method: 'client_secret_basic' as const,
+        grant_types: ['authorization_code'],
+        response_types: ['code' as const],
+        redirect_uris: [c.redirectUri],
+      })),
     ],
     jwks: { keys: [key] },
     scopes: ['openid', 'offline_access', DEFAULT_SCOPE, 'mcp:other'],
-    findAccount: (_ctx, id) => (personById.has(id) ? { accountId: id, claims: () => ({ sub: id }) } : undefined),
+    findAccount: (_ctx, id) =>
+      personById.has(id) ? { accountId: id, claims: () => ({ ...personById.get(id)!.claims, sub: id }) } : undefined,
     // Refresh tokens for the CLI whatever its scopes (the default wants offline_access granted by a consent prompt).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
@@ -118,20 +152,24 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK,
 export async function startOidcProvider(
   t: Test,
   clients: readonly TestClient[],
-  options: { port?: number; listen?: boolean; people?: readonly TestPerson[] } = {},
+  options: { port?: number; listen?: boolean; people?: readonly TestPerson[]; webClients?: readonly WebClient[] } = {},
 ): Promise<TestProvider> {
   const port = options.port ?? (await freeLoopbackPort());
   const issuer = `http://127.0.0.1:${port}`;
   const keys: JWK[] = [await signingKey()];
   const people = options.people ?? [];
-  let handler = buildProvider(issuer, clients, keys[0]!, people).callback();
+  const webClients = options.webClients ?? [];
+  let handler = buildProvider(issuer, clients, keys[0]!, people, webClients).callback();
   let reads = 0;
+  let redeemer: { id: string; secret: string } | null = null;
   let server: http.Server | null = null;
   const sockets = new Set<net.Socket>();
 
   const start = async () => {
     const s = http.createServer((req, res) => {
       if (req.url?.startsWith('/jwks')) reads += 1;
+      if (redeemer !== null && req.method === 'POST' && req.url === '/token')
+        req.headers.authorization = `Basic ${Buffer.from(`${redeemer.id}:${redeemer.secret}`).toString('base64')}`;
       void handler(req, res);
     });
     s.on('connection', (sock) => {
@@ -176,7 +214,10 @@ export async function startOidcProvider(
     token,
     async rotate() {
       keys.push(await signingKey());
-      handler = buildProvider(issuer, clients, keys.at(-1)!, people).callback();
+      handler = buildProvider(issuer, clients, keys.at(-1)!, people, webClients).callback();
+    },
+    redeemAs(client) {
+      redeemer = client;
     },
     jwksReads: () => reads,
     stop,

@@ -11,6 +11,7 @@ const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
   state_mismatch: 'The sign-in did not match the one this browser began: sign in again.',
   provider_refused: 'The identity provider did not sign you in.',
   issuer_unreachable: 'The identity provider cannot be reached right now: try again later.',
+  sign_in_busy: 'Too many sign-ins are under way right now: try again in a few minutes.',
   code_refused: 'The identity provider refused to complete the sign-in: sign in again.',
   id_token_invalid: 'The identity provider’s answer could not be verified.',
   nonce_mismatch: 'The identity provider’s answer was not for this sign-in: sign in again.',

@@ -9,7 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { consoleOidcCallbackQuery } from '../../shared/console-schemas.js';
 import { GatewayError } from '../../shared/errors.js';
 import type { Deps } from '../deps.js';
-import { clearedPendingCookie, PENDING_PATH, pendingCookie, savePending, takePending } from '../http/console-pending.js';
+import { clearedPendingCookie, MAX_PENDING, PENDING_PATH, pendingCookie, savePending, takePending } from '../http/console-pending.js';
 import { sessionCookie, startSession } from '../http/console-session.js';
 import { originOf } from '../http/origin.js';
 import { defineRoute, type Route } from '../http/types.js';
@@ -78,6 +78,7 @@ export function consoleOidcRoutes(deps: Deps): Route[] {
           throw err;
         }
         const id = await savePending(deps.sql, pending);
+        if (id === null) return refused(r.req, 'sign_in_busy', `${MAX_PENDING} sign-ins are already under way`);
         return redirect(to, [pendingCookie(id, secure(r.req))]);
       },
     },

@@ -14,17 +14,26 @@ export const PENDING_PATH = '/api/v1/console/oidc';
 /** How long the browser may stay at the issuer (logging in, consenting). */
 export const PENDING_SECONDS = 600;
 const PENDING_ID = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * Sign-ins under way at most (unexpired rows): /start answers anyone, so without a bound a flood of
+ * it would grow the table for PENDING_SECONDS. Past it new sign-ins are refused until some expire.
+ */
+export const MAX_PENDING = 10_000;
 
 const digest = (id: string): Buffer => createHash('sha256').update(`pending\u0000${id}`, 'utf8').digest();
 
-/** Keeps a sign-in under way; returns the id for its cookie. Expired ones go as new ones come. */
-export async function savePending(sql: Sql, p: PendingSignIn): Promise<string> {
+/**
+ * Keeps a sign-in under way; returns the id for its cookie, or null when MAX_PENDING are under way
+ * (nothing written). Expired ones go as new ones come.
+ */
+export async function savePending(sql: Sql, p: PendingSignIn, max = MAX_PENDING): Promise<string | null> {
   const id = randomBytes(32).toString('base64url');
   await sql`delete from console_oidc_sign_ins where expires_at < now()`;
-  await sql`
+  const saved = await sql`
     insert into console_oidc_sign_ins (id_hash, state, nonce, code_verifier, expires_at)
-    values (${digest(id)}, ${p.state}, ${p.nonce}, ${p.verifier}, now() + make_interval(secs => ${PENDING_SECONDS}))`;
-  return id;
+    select ${digest(id)}, ${p.state}, ${p.nonce}, ${p.verifier}, now() + make_interval(secs => ${PENDING_SECONDS})
+    where (select count(*) from (select 1 from console_oidc_sign_ins limit ${max}) as under_way) < ${max}`;
+  return saved.count === 1 ? id : null;
 }
 
 /** The request's sign-in under way, deleted as it is read; null when there is none (or it expired). */

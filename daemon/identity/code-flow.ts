@@ -17,6 +17,7 @@ export type SignInFailure =
   | 'state_mismatch'
   | 'provider_refused'
   | 'issuer_unreachable'
+  | 'sign_in_busy'
   | 'code_refused'
   | 'id_token_invalid'
   | 'nonce_mismatch'

@@ -4,6 +4,7 @@
 // `main` and returns the function that stops its timers when another page takes its place.
 import type { Session } from './api.js';
 import { showApprovals } from './approvals.js';
+import { showServers } from './servers.js';
 
 export interface Page {
   /** The hash's first part: `#/<name>`. */
@@ -15,7 +16,10 @@ export interface Page {
 }
 
 /** In navigation order; the first is the default. */
-export const PAGES: readonly Page[] = [{ name: 'approvals', title: 'Approvals', show: (main, session) => showApprovals(main, session) }];
+export const PAGES: readonly Page[] = [
+  { name: 'approvals', title: 'Approvals', show: (main, session) => showApprovals(main, session) },
+  { name: 'servers', title: 'Servers', show: showServers },
+];
 
 export interface Route {
   readonly page: Page;

@@ -48,7 +48,12 @@ export function definitionView(toolName: string, admitted: Definition | null, cu
       ),
       currentDefinitionView(toolName, current),
     );
-  return h('div', { class: 'definition' }, ...definitionDiff(admitted, current).map((f) => field(toolName, f, true)));
+  const fields = definitionDiff(admitted, current);
+  // The fingerprint also covers the output schema, which the gateway does not keep.
+  const unseen =
+    !fields.some((f) => f.changed)
+    && h('p', { class: 'note' }, 'These fields are unchanged: the change is in a part the gateway does not keep (the output schema).');
+  return h('div', { class: 'definition' }, unseen, ...fields.map((f) => field(toolName, f, true)));
 }
 
 function field(toolName: string, f: FieldDiff, compare: boolean): HTMLElement {

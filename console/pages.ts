@@ -5,6 +5,7 @@
 import type { Session } from './api.js';
 import { showApprovals } from './approvals.js';
 import { showCommandCenter } from './command-center.js';
+import { showServers } from './servers.js';
 import { showTrace } from './trace-page.js';
 import { showTraces } from './traces.js';
 
@@ -20,6 +21,7 @@ export interface Page {
 /** In navigation order; the first is the default. */
 export const PAGES: readonly Page[] = [
   { name: 'approvals', title: 'Approvals', show: (main, session) => showApprovals(main, session) },
+  { name: 'servers', title: 'Servers', show: showServers },
   { name: 'traces', title: 'Traces', show: (main, _session, rest) => (rest === '' ? showTraces(main) : showTrace(main, rest)) },
   { name: 'center', title: 'Command center', show: (main, session) => showCommandCenter(main, session) },
 ];

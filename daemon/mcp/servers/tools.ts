@@ -5,6 +5,9 @@
 // shown only while the tool waits for admission (waitingForAdmission); the scan keeps them stored.
 // The list is oldest first: by first_seen_at (each new tool of a scan takes its own insert's clock
 // reading, so one scan's tools keep the upstream's listing order, migration 00016), then id.
+// admitted_definition is what was admitted ({ title, description, input_schema, annotations },
+// migration 00023), for people to compare with the current one; null when never admitted or
+// admitted before it was recorded. The fingerprint alone decides.
 import type { Rule } from '../../../shared/agent-schemas.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { strictestOf } from '../rules/effective-rule.js';
@@ -29,6 +32,7 @@ export interface ToolRow {
   approved_hash: string | null;
   approved_at: Date | null;
   approved_by: string | null;
+  admitted_definition: unknown;
   is_auto_generated: boolean;
   first_seen_at: Date;
   last_seen_at: Date;
@@ -64,6 +68,7 @@ export function presentTool(t: ToolRow): Record<string, unknown> {
     matches_approved: matchesApproved(t),
     approved_hash: t.approved_hash,
     approved_at: t.approved_at?.toISOString() ?? null,
+    admitted_definition: t.admitted_definition ?? null,
     current_fingerprint: t.current_fingerprint,
     proposed_rule: waiting ? t.proposed_rule : null,
     proposed_rule_source: waiting ? t.proposed_rule_source : null,

@@ -125,8 +125,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   // The browser origin of that URL (http/origin.ts), known once listening when it is the listen address.
   let ownOrigin = config.publicUrl === null ? null : originOf(config.publicUrl);
   if (config.identity) {
-    const rs = startResourceServer(config.identity, { dispatcher: upstream, timeoutMs: config.upstreamTimeoutMs, publicUrl, log });
-    attachResourceServer(sql, rs);
+    const identityDeps = { dispatcher: upstream, timeoutMs: config.upstreamTimeoutMs, publicUrl, log };
+    attachResourceServer(sql, startResourceServer(config.identity, identityDeps), identityDeps);
   }
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };
   const stdio = await startStdioServers(config, log);

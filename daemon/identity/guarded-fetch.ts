@@ -52,6 +52,39 @@ export async function fetchJson(deps: FetchDeps, url: string): Promise<Record<st
   return parsed as Record<string, unknown>;
 }
 
+/** The status and JSON object body of a POST of `form`; IssuerUnreachable when no answer or a body that is not a JSON object. */
+export async function postForm(
+  deps: FetchDeps,
+  url: URL,
+  form: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  let res: Awaited<ReturnType<typeof fetch>>;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+      dispatcher: deps.dispatcher,
+      signal: AbortSignal.timeout(deps.timeoutMs),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new IssuerUnreachable(`${url.href}: ${cause?.code ?? cause?.message ?? (err as Error).name}`);
+  }
+  const text = await readCapped(res, url.href);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new IssuerUnreachable(`${url.href}: HTTP ${res.status}, not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new IssuerUnreachable(`${url.href}: HTTP ${res.status}, not a JSON object`);
+  return { status: res.status, body: parsed as Record<string, unknown> };
+}
+
 async function readCapped(res: Awaited<ReturnType<typeof fetch>>, url: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -7,6 +7,8 @@ export interface IssuerMetadata {
   readonly issuer: string;
   readonly jwksUri: URL;
   readonly scopesSupported: readonly string[] | null;
+  /** Where the gateway exchanges tokens (upstream identity, token-exchange.ts); null when the issuer names none. */
+  readonly tokenEndpoint: URL | null;
 }
 
 /** The discovery URLs of an issuer, in the order they are tried. */
@@ -34,5 +36,10 @@ function readMetadata(doc: Record<string, unknown>, issuer: string, url: string)
   }
   if (jwksUri.protocol !== 'https:' && jwksUri.protocol !== 'http:') throw new IssuerUnreachable(`${url}: jwks_uri is not http(s)`);
   const scopes = Array.isArray(doc.scopes_supported) ? doc.scopes_supported.filter((s): s is string => typeof s === 'string') : null;
-  return Object.freeze({ issuer, jwksUri, scopesSupported: scopes });
+  return Object.freeze({ issuer, jwksUri, scopesSupported: scopes, tokenEndpoint: httpUrl(doc.token_endpoint) });
+}
+
+function httpUrl(value: unknown): URL | null {
+  const u = typeof value === 'string' ? URL.parse(value) : null;
+  return u !== null && (u.protocol === 'https:' || u.protocol === 'http:') ? u : null;
 }

@@ -14,8 +14,16 @@ const scopeToken = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  */
 export const tokenExchangeConfig = z
   .object({
-    client_id: z.string().min(1).max(200).regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
-    client_secret: z.string().min(1).max(2000).regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
+    client_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
+    client_secret: z
+      .string()
+      .min(1)
+      .max(2000)
+      .regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
     resource: serverUrlOf().optional(),
     audience: z.string().trim().min(1).max(2000).optional(),
     scope: z
@@ -140,7 +148,8 @@ export const serverPatchBody = z
     if (b.auth_method?.toLowerCase() !== 'token_exchange') return;
     const config = tokenExchangeConfig.safeParse(b.auth_config ?? undefined);
     if (!config.success)
-      for (const issue of config.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['auth_config', ...issue.path] });
+      for (const issue of config.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: ['auth_config', ...issue.path] });
   });
 export type ServerPatch = z.output<typeof serverPatchBody>;
 

@@ -122,7 +122,10 @@ export class UpstreamTokens {
     }
     const issued = readIssued(answer);
     if ('refused' in issued) {
-      this.log.warn({ server_id: serverId, grant: grant.grant_type, status: answer.status, reason: issued.refused }, 'upstream token refused');
+      this.log.warn(
+        { server_id: serverId, grant: grant.grant_type, status: answer.status, reason: issued.refused },
+        'upstream token refused',
+      );
       throw new ExchangeFailure(answer.status >= 500 ? 'token_exchange_unreachable' : 'token_exchange_refused', issued.refused);
     }
     return issued;

@@ -4,12 +4,14 @@
 // (carried into its tokens as claims). Its signing key can be rotated, it can be stopped and started
 // again on the same port, and it counts the reads of its key set. With `people`, it also signs
 // people in by the device flow (RFC 8628) for the public client `gatewayctl`, through its own
-// development login and consent pages (any password; the login names the person).
+// development login and consent pages (any password; the login names the person). It exchanges
+// tokens (RFC 8693) for clients allowed the grant (oidc-token-exchange.ts).
 import http from 'node:http';
 import type net from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import type { Test } from 'tap';
+import { type ExchangeGrant, exchangeGrant } from './oidc-token-exchange.js';
 import { freeLoopbackPort } from './ports.js';
 
 export interface TestClient {
@@ -19,6 +21,8 @@ export interface TestClient {
   readonly claims: Record<string, unknown>;
   /** Scopes it may ask for; default `mcp:tools`. */
   readonly scope?: string;
+  /** Grants it may use; default client_credentials (a gateway exchanging tokens adds TOKEN_EXCHANGE_GRANT). */
+  readonly grants?: readonly string[];
 }
 
 export interface TestProvider {
@@ -32,6 +36,8 @@ export interface TestProvider {
   rotate(): Promise<void>;
   /** Reads of /jwks so far. */
   jwksReads(): number;
+  /** Its token exchange grant (oidc-token-exchange.ts): what it saw, and the switches of the tests. */
+  readonly exchange: ExchangeGrant;
   stop(): Promise<void>;
   start(): Promise<void>;
 }
@@ -62,7 +68,13 @@ const CLI_CLIENT = {
   scope: `openid offline_access ${DEFAULT_SCOPE}`,
 };
 
-function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK, people: readonly TestPerson[]): Provider {
+function buildProvider(
+  issuer: string,
+  clients: readonly TestClient[],
+  key: JWK,
+  people: readonly TestPerson[],
+  exchange: ExchangeGrant,
+): Provider {
   const byId = new Map(clients.map((c) => [c.id, c]));
   const personById = new Map(people.map((p) => [p.id, p]));
   const devicePeople = people.length > 0;
@@ -71,7 +83,7 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK,
       ...clients.map((c) => ({
         client_id: c.id,
         client_secret: c.secret,
-        grant_types: ['client_credentials'],
+        grant_types: [...(c.grants ?? ['client_credentials'])],
         response_types: [],
         redirect_uris: [],
         scope: c.scope ?? DEFAULT_SCOPE,
@@ -111,6 +123,7 @@ function buildProvider(issuer: string, clients: readonly TestClient[], key: JWK,
     },
   });
   provider.on('server_error', (_ctx, err) => console.error('oidc-provider server_error', err));
+  exchange.register(provider);
   return provider;
 }
 
@@ -124,7 +137,8 @@ export async function startOidcProvider(
   const issuer = `http://127.0.0.1:${port}`;
   const keys: JWK[] = [await signingKey()];
   const people = options.people ?? [];
-  let handler = buildProvider(issuer, clients, keys[0]!, people).callback();
+  const exchange = exchangeGrant(issuer, () => [...keys].reverse());
+  let handler = buildProvider(issuer, clients, keys[0]!, people, exchange).callback();
   let reads = 0;
   let server: http.Server | null = null;
   const sockets = new Set<net.Socket>();
@@ -176,9 +190,10 @@ export async function startOidcProvider(
     token,
     async rotate() {
       keys.push(await signingKey());
-      handler = buildProvider(issuer, clients, keys.at(-1)!, people).callback();
+      handler = buildProvider(issuer, clients, keys.at(-1)!, people, exchange).callback();
     },
     jwksReads: () => reads,
+    exchange,
     stop,
     start,
   };

@@ -240,7 +240,10 @@ function checkExchangeConfig(patch: ServerPatch, before: ServerRow): void {
   if (patch.auth_method !== undefined || patch.auth_config === undefined || before.auth_method !== 'token_exchange') return;
   const parsed = tokenExchangeConfig.safeParse(patch.auth_config ?? undefined);
   if (!parsed.success)
-    throw new GatewayError('validation_error', `auth_config: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'auth_config'}: ${i.message}`).join('; ')}`);
+    throw new GatewayError(
+      'validation_error',
+      `auth_config: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'auth_config'}: ${i.message}`).join('; ')}`,
+    );
 }
 
 /** Removes a server with its tools (cascade), its rules and its open approvals; audited. */

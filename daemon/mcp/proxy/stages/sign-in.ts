@@ -20,7 +20,7 @@ export const signInStage: Stage = {
             auth_method: 'token_exchange',
             kind: 'token_exchange_needs_access_token',
           },
-          "This MCP server signs in as the caller (token exchange): an API key has no identity to exchange; call with an access token.",
+          'This MCP server signs in as the caller (token exchange): an API key has no identity to exchange; call with an access token.',
         );
       return pass({ signIn: {} });
     }

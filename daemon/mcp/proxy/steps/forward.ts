@@ -4,8 +4,9 @@
 // other params a REDACT content policy masked, the server's sign-in and the Mcp-Param-* headers of
 // what is forwarded (a token_exchange server's: the caller's token exchanged first,
 // upstream-sign-in.ts; a failed exchange answers -32008 and is the recorded outcome, nothing sent).
-// Its answer passes through two more named passes, as a proxy library's outgoing passes: `inspectResult` (results.ts: the results policies over each message coming back, when any
-// is in force) and, once the answer is sent, `recordOutcome` (outcomes.ts: status, outcome and
+// Its answer passes through two more named passes, as a proxy library's outgoing passes:
+// `inspectResult` (results.ts: the results policies over each message coming back, when any is in
+// force) and, once the answer is sent, `recordOutcome` (outcomes.ts: status, outcome and
 // latency under the decision trace's id; and the MCP_CONTENT trace of what the inspection found).
 import type { ServerResponse } from 'node:http';
 import type { Reply } from '../../../http/types.js';

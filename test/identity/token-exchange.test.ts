@@ -200,6 +200,27 @@ t.test('the provider unreachable: the call is refused, nothing forwarded', async
   t.equal(up.seen.length, seen, 'nothing reached the upstream');
 });
 
+t.test('bad token exchange settings are refused 400 and change nothing', async (t) => {
+  const before = await gw.db`select auth_method, auth_config, updated_at from mcp_servers where id = ${server.id}`;
+  const bad: [unknown, RegExp][] = [
+    [{ auth_method: 'token_exchange', auth_config: { client_id: 'gateway', resource: up.url } }, /client_secret/],
+    [{ auth_method: 'token_exchange', auth_config: { client_id: 'gateway', client_secret: 's' } }, /resource or audience/],
+    [{ auth_method: 'token_exchange' }, /auth_config/],
+    [{ auth_method: 'token_exchange', auth_config: { ...exchangeConfig, resource: 'ftp://x.example/mcp' } }, /resource/],
+    [{ auth_method: 'token_exchange', auth_config: { ...exchangeConfig, scope: 'a  b' } }, /scope/],
+    // A new auth_config alone must still hold the exchange's settings.
+    [{ auth_config: { client_id: 'gateway', client_secret: 's' } }, /resource or audience/],
+  ];
+  for (const [body, message] of bad) {
+    const res = await gw.api('PATCH', `/api/v1/mcp/servers/${server.id}`, { body });
+    answers.push(res.text);
+    t.equal(res.status, 400, JSON.stringify(body));
+    t.equal(res.body.error.code, 'validation_error');
+    t.match(JSON.stringify(res.body.error), message);
+  }
+  t.same(await gw.db`select auth_method, auth_config, updated_at from mcp_servers where id = ${server.id}`, before, 'nothing written');
+});
+
 t.test('the exchanged tokens and the gateway secret appear in no log, row or answer', async (t) => {
   const issued = idp.exchange.seen.map((e) => e.issued).filter((x): x is string => x !== null);
   t.ok(issued.length >= 5, `${issued.length} tokens were issued`);

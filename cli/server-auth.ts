@@ -92,6 +92,10 @@ export function planAuth(flags: AuthFlagValues): AuthPlan {
       throw new UsageError('--header-name and --header-value-file go with --auth-method header');
     return { kind: 'header', name: headerName, secret: { flag: '--header-value-file', from: headerFile } };
   }
+  if (method === 'token_exchange')
+    throw new UsageError(
+      '--auth-method token_exchange needs --exchange-client-id, --exchange-client-secret-file and --exchange-resource or --exchange-audience',
+    );
   return method === undefined ? { kind: 'none' } : { kind: 'method', method: flags['auth-method']! };
 }
 

@@ -146,6 +146,14 @@ export const serverPatchBody = z
   .superRefine((b, ctx) => {
     // The exchange's settings are checked here; once stored they are sealed and cannot be read back to check.
     if (b.auth_method?.toLowerCase() !== 'token_exchange') return;
+    if (b.auth_config === undefined || b.auth_config === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'token_exchange needs client_id, client_secret and resource or audience',
+        path: ['auth_config'],
+      });
+      return;
+    }
     const config = tokenExchangeConfig.safeParse(b.auth_config ?? undefined);
     if (!config.success)
       for (const issue of config.error.issues)

@@ -128,7 +128,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Gateway
   if (config.identity) {
     const identityDeps = { dispatcher: upstream, timeoutMs: config.upstreamTimeoutMs, publicUrl, log };
     const { resourceServer, codeFlow } = startResourceServer(config.identity, identityDeps, config.consoleOidc);
-    attachResourceServer(sql, resourceServer);
+    attachResourceServer(sql, resourceServer, identityDeps);
     if (codeFlow) attachCodeFlow(sql, codeFlow);
   }
   const deps: Deps = { config, publicUrl, sql, writer, log, metrics, activity, secretBox, checkpointKey, upstream, injectionModel };

@@ -4,7 +4,44 @@ import { z } from 'zod';
 export const MCP_RULES = ['ALLOW', 'LOG_ONLY', 'REQUIRE_APPROVAL', 'DENY'] as const;
 export const SERVER_STATUSES = ['PENDING_APPROVAL', 'ACTIVE', 'BLOCKED'] as const;
 /** The sign-in methods the gateway can attach; any other value is kept but cannot be attached. */
-export const ATTACHABLE_AUTH = ['none', 'bearer', 'header'] as const;
+export const ATTACHABLE_AUTH = ['none', 'bearer', 'header', 'token_exchange'] as const;
+
+const scopeToken = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+/**
+ * auth_config of auth_method token_exchange (RFC 8693, docs/identity.md#upstream-identity): the
+ * gateway's own client at the authorization server (its secret sealed like every auth_config) and
+ * what to ask for: the upstream's resource (RFC 8707) and/or audience, and the scopes.
+ */
+export const tokenExchangeConfig = z
+  .object({
+    client_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
+    client_secret: z
+      .string()
+      .min(1)
+      .max(2000)
+      .regex(/^[\x20-\x7e]+$/, 'printable ASCII'),
+    resource: serverUrlOf().optional(),
+    audience: z.string().trim().min(1).max(2000).optional(),
+    scope: z
+      .string()
+      .max(2000)
+      .refine((v) => v.split(' ').every((s) => scopeToken.test(s)), { message: 'scopes separated by single spaces' })
+      .optional(),
+  })
+  .strict()
+  .refine((c) => c.resource !== undefined || c.audience !== undefined, {
+    message: 'token_exchange needs resource or audience: what the upstream accepts',
+    path: ['resource'],
+  });
+export type TokenExchangeConfig = z.output<typeof tokenExchangeConfig>;
+
+function serverUrlOf() {
+  return z.url({ protocol: /^https?$/ }).max(2000);
+}
 
 const serverUrl = z
   .url({ protocol: /^https?$/ })
@@ -105,7 +142,23 @@ export const serverPatchBody = z
     auth_config: z.record(z.string().max(200), z.string().max(8192)).nullable().optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' });
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of name, description, auth_method, auth_config' })
+  .superRefine((b, ctx) => {
+    // The exchange's settings are checked here; once stored they are sealed and cannot be read back to check.
+    if (b.auth_method?.toLowerCase() !== 'token_exchange') return;
+    if (b.auth_config === undefined || b.auth_config === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'token_exchange needs client_id, client_secret and resource or audience',
+        path: ['auth_config'],
+      });
+      return;
+    }
+    const config = tokenExchangeConfig.safeParse(b.auth_config ?? undefined);
+    if (!config.success)
+      for (const issue of config.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: ['auth_config', ...issue.path] });
+  });
 export type ServerPatch = z.output<typeof serverPatchBody>;
 
 const ruleEnum = z.enum(MCP_RULES, { error: `must be one of ${MCP_RULES.join(', ')}` });

@@ -10,10 +10,12 @@ import { CodeFlow } from './code-flow.js';
 import { IssuerKeys } from './jwks.js';
 import { principalOfToken } from './principal.js';
 import { looksLikeJwt, ResourceServer } from './resource-server.js';
+import { UpstreamTokens } from './token-exchange.js';
 
 export { CodeFlow, type PendingSignIn, newPendingSignIn, type SignInFailure } from './code-flow.js';
 export { principalOfIdentity, principalOfToken as principalOfTokenIdentity } from './principal.js';
 export { looksLikeJwt, METADATA_PATH, PROXY_PATH, ResourceServer } from './resource-server.js';
+export { ExchangeFailure, UpstreamTokens } from './token-exchange.js';
 
 export interface IdentityDeps {
   /** From createUpstreamDispatcher: the issuer is reached through the same address guard as upstreams. */
@@ -52,8 +54,18 @@ export function codeFlowOf(pool: object): CodeFlow | null {
   return flows.get(pool) ?? null;
 }
 
-export function attachResourceServer(pool: object, rs: ResourceServer): void {
+const upstreamTokens = new WeakMap<object, UpstreamTokens>();
+
+/** Attaches the resource server, and the token exchange at the same issuer for upstream identity. */
+export function attachResourceServer(pool: object, rs: ResourceServer, deps: IdentityDeps): void {
   attached.set(pool, rs);
+  const log = deps.log.child({ subsystem: 'upstream-identity' });
+  upstreamTokens.set(pool, new UpstreamTokens(rs.config.issuer, { dispatcher: deps.dispatcher, timeoutMs: deps.timeoutMs }, log));
+}
+
+/** The daemon's token exchange for upstream identity; null when GATEWAY_OIDC_ISSUER is unset. */
+export function upstreamTokensOf(pool: object): UpstreamTokens | null {
+  return upstreamTokens.get(pool) ?? null;
 }
 
 /** The daemon's resource server; null when GATEWAY_OIDC_ISSUER is unset. */

@@ -9,6 +9,7 @@ export interface IssuerMetadata {
   readonly scopesSupported: readonly string[] | null;
   /** Where people are sent to sign in and where codes are redeemed (the console's sign-in); null: not offered. */
   readonly authorizationEndpoint: URL | null;
+  /** Where codes are redeemed and tokens exchanged (upstream identity, token-exchange.ts); null when the issuer names none. */
   readonly tokenEndpoint: URL | null;
 }
 

@@ -6,12 +6,14 @@
 // people in by the device flow (RFC 8628) for the public client `gatewayctl`, through its own
 // development login and consent pages (any password; the login names the person). With
 // `webClients`, it signs people in by the authorization code flow (PKCE required) for those
-// confidential clients (the web console), their claims in the ID token too.
+// confidential clients (the web console), their claims in the ID token too. It exchanges
+// tokens (RFC 8693) for clients allowed the grant (oidc-token-exchange.ts).
 import http from 'node:http';
 import type net from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import type { Test } from 'tap';
+import { type ExchangeGrant, exchangeGrant } from './oidc-token-exchange.js';
 import { freeLoopbackPort } from './ports.js';
 
 export interface TestClient {
@@ -21,6 +23,8 @@ export interface TestClient {
   readonly claims: Record<string, unknown>;
   /** Scopes it may ask for; default `mcp:tools`. */
   readonly scope?: string;
+  /** Grants it may use; default client_credentials (a gateway exchanging tokens adds TOKEN_EXCHANGE_GRANT). */
+  readonly grants?: readonly string[];
 }
 
 export interface TestProvider {
@@ -39,6 +43,8 @@ export interface TestProvider {
   redeemAs(client: { id: string; secret: string } | null): void;
   /** Reads of /jwks so far. */
   jwksReads(): number;
+  /** Its token exchange grant (oidc-token-exchange.ts): what it saw, and the switches of the tests. */
+  readonly exchange: ExchangeGrant;
   stop(): Promise<void>;
   start(): Promise<void>;
 }
@@ -82,6 +88,7 @@ function buildProvider(
   key: JWK,
   people: readonly TestPerson[],
   webClients: readonly WebClient[],
+  exchange: ExchangeGrant,
 ): Provider {
   const byId = new Map(clients.map((c) => [c.id, c]));
   const personById = new Map(people.map((p) => [p.id, p]));
@@ -96,7 +103,7 @@ function buildProvider(
       ...clients.map((c) => ({
         client_id: c.id,
         client_secret: c.secret,
-        grant_types: ['client_credentials'],
+        grant_types: [...(c.grants ?? ['client_credentials'])],
         response_types: [],
         redirect_uris: [],
         scope: c.scope ?? DEFAULT_SCOPE,
@@ -145,6 +152,7 @@ function buildProvider(
     },
   });
   provider.on('server_error', (_ctx, err) => console.error('oidc-provider server_error', err));
+  exchange.register(provider);
   return provider;
 }
 
@@ -159,7 +167,8 @@ export async function startOidcProvider(
   const keys: JWK[] = [await signingKey()];
   const people = options.people ?? [];
   const webClients = options.webClients ?? [];
-  let handler = buildProvider(issuer, clients, keys[0]!, people, webClients).callback();
+  const exchange = exchangeGrant(issuer, () => [...keys].reverse());
+  let handler = buildProvider(issuer, clients, keys[0]!, people, webClients, exchange).callback();
   let reads = 0;
   let redeemer: { id: string; secret: string } | null = null;
   let server: http.Server | null = null;
@@ -214,12 +223,13 @@ export async function startOidcProvider(
     token,
     async rotate() {
       keys.push(await signingKey());
-      handler = buildProvider(issuer, clients, keys.at(-1)!, people, webClients).callback();
+      handler = buildProvider(issuer, clients, keys.at(-1)!, people, webClients, exchange).callback();
     },
     redeemAs(client) {
       redeemer = client;
     },
     jwksReads: () => reads,
+    exchange,
     stop,
     start,
   };

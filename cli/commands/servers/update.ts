@@ -15,14 +15,16 @@ const FIELDS = { name: 'name', description: 'description' } as const;
 export default class ServersUpdate extends GatewayCommand {
   static override summary = "Change an MCP server's name, description or sign-in; only the fields given change.";
   static override description =
-    'Secrets are never taken on the command line: --bearer-token-file and --header-value-file read a file '
-    + '("-" reads stdin), and --bearer-token accepts only "-". A header needs its name and value together. Nothing secret is printed.';
+    'Secrets are never taken on the command line: --bearer-token-file, --header-value-file and --exchange-client-secret-file read a file '
+    + '("-" reads stdin), and --bearer-token accepts only "-". A header needs its name and value together. Nothing secret is printed. '
+    + "With --exchange-*, the gateway signs in as each caller: it exchanges the caller's access token (RFC 8693) for one the upstream accepts (docs/identity.md#upstream-identity).";
 
   static override examples = [
     '<%= config.bin %> servers update SERVER_ID --bearer-token-file ./upstream.token',
     'vault read -field=token secret/mcp | <%= config.bin %> servers update SERVER_ID --bearer-token -',
     '<%= config.bin %> servers update SERVER_ID --header-name X-Api-Key --header-value-file ./api-key',
     '<%= config.bin %> servers update SERVER_ID --clear-auth',
+    '<%= config.bin %> servers update SERVER_ID --exchange-client-id gateway --exchange-client-secret-file ./gateway.secret --exchange-resource https://mcp.example.com/mcp --exchange-scope "mcp:tools"',
   ];
 
   static override args = serverIdArg;

@@ -31,6 +31,7 @@ import { bindSession, sessionBoundTo, unbindSession } from './sessions.js';
 import { endStdioSession, perSession, sessionRequired, stdioSessionOf } from './stdio-session.js';
 import type { CallAgent } from './stages/types.js';
 import { handleToolCall, type ProxyDeps } from './tool-call.js';
+import { signInRefusal, upstreamSignIn } from './upstream-sign-in.js';
 
 const reply = (r: { status: number; body: unknown }): Reply => ({ status: r.status, body: r.body });
 
@@ -92,7 +93,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
     msg.kind === 'response'
       ? answerContent(r.body, policies, budget)
       : { method: msg.method, params: msg.params, policies, detectorBudgetMs: budget };
-  const gated = gateContext(caller.server, caller.agent, caller.auth, content);
+  const gated = gateContext(caller.server, caller.agent, caller.auth, content, r.principal.subject);
   const gate = runStages(PASSTHROUGH_STAGES, content ? await inspectAhead(gated, deps.config.inspectionBudgetMs) : gated);
   // What the content stage found is traced (request-content.ts) before anything goes on.
   const traceId =
@@ -129,8 +130,9 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
     msg.kind === 'request' && msg.method === 'tools/list'
       ? await loadToolsListView(deps.sql, r.principal.projectId, caller.server.id, caller.agent)
       : null;
-  const signIn = gate.state.signIn ?? {};
-  const headersOut = upstreamHeaders(r.req.headers, signIn, 'POST');
+  const signedIn = await upstreamSignIn(deps.sql, r, caller.server.id, caller.auth!, gate.state.signIn ?? {});
+  if (!signedIn.ok) return reply(signInRefusal(idOf(msg), signedIn));
+  const headersOut = upstreamHeaders(r.req.headers, signedIn.headers, 'POST');
   const url = new URL(caller.server.server_url);
   const stdio = caller.server.transport === 'stdio';
   // Every request's answer stream is watched (results.ts): its result where the method brings content
@@ -168,7 +170,7 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           res,
           {
             server: caller.server,
-            auth: caller.auth!,
+            auth: signedIn.auth,
             method: msg.method,
             params: params ?? {},
             rpcId: msg.id,
@@ -229,8 +231,10 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
   const environment = environmentOf(r.req.headers);
   const caller = await identify(deps, r, server);
   if ('refused' in caller) return caller.refused;
-  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth));
+  const gate = runStages(PASSTHROUGH_STAGES, gateContext(caller.server, caller.agent, caller.auth, undefined, r.principal.subject));
   if (gate.kind === 'refuse') return reply(rpcError(null, gate.refusal.code, { ...gate.refusal.detail.data }, gate.refusal.detail.message));
+  const signedIn = await upstreamSignIn(deps.sql, r, caller.server.id, caller.auth!, gate.state.signIn ?? {});
+  if (!signedIn.ok) return reply(signInRefusal(null, signedIn));
   // The gateway holds a stdio server's session itself: no event stream; a session to end only for a per-session server.
   if (method === 'DELETE' && perSession(caller.server) && caller.sessionId !== undefined)
     return endStdioSession(deps, caller.server, caller.sessionId);
@@ -240,7 +244,7 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
         sendStatusError(res, 405, `A stdio MCP server takes POST only through the proxy, not ${method}.`, { Allow: 'POST' }),
     };
   const sessionId = caller.sessionId;
-  const headersOut = upstreamHeaders(r.req.headers, gate.state.signIn ?? {}, method);
+  const headersOut = upstreamHeaders(r.req.headers, signedIn.headers, method);
   const url = new URL(caller.server.server_url);
   // The server's own requests on the GET stream (sampling, elicitation) are inspected like those on a call's stream.
   const watch =
@@ -253,7 +257,7 @@ export async function proxyOther(deps: ProxyDeps, r: RouteRequest, method: 'GET'
           callTraceId: null,
           agentId: caller.agent?.id ?? null,
           environment,
-          upstream: { url, headers: upstreamHeaders(r.req.headers, gate.state.signIn ?? {}, 'POST') },
+          upstream: { url, headers: upstreamHeaders(r.req.headers, signedIn.headers, 'POST') },
         })
       : null;
   // A session the upstream ended (DELETE answered 2xx) or no longer knows (404) is unbound before the answer goes out.

@@ -186,11 +186,18 @@ export interface RequestContent {
 }
 
 /** The context of any other method: the gates (agent, server, sign-in) and the content of its params read it. */
-export function gateContext(server: ServerRow, agent: CallAgent | null, auth: UpstreamAuth | null, content?: RequestContent): CallContext {
+export function gateContext(
+  server: ServerRow,
+  agent: CallAgent | null,
+  auth: UpstreamAuth | null,
+  content?: RequestContent,
+  subject?: Subject | null,
+): CallContext {
   return {
     now: new Date(),
     agent,
     credentialId: '', // read by no gate
+    subject: subject ?? null, // the sign-in stage: a token_exchange server needs one
     server: callServer(server),
     auth,
     toolName: '',

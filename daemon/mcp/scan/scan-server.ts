@@ -5,8 +5,8 @@
 // instead: its step 1 is that this daemon may run it (mcp_stdio_unavailable,
 // mcp_stdio_command_not_allowed -> scan_state not_run), and step 2 lists its tools over stdio.
 //
-//   1. configuration: the sign-in must be attachable (auth_method_unsupported, auth_token_missing)
-//      and the address allowed (upstream_url_forbidden, checked again on the resolved address by
+//   1. configuration: the sign-in must be attachable (auth_method_unsupported, auth_token_missing;
+//      a token_exchange server is scanned with the gateway's own token, scan-sign-in.ts) and the address allowed (upstream_url_forbidden, checked again on the resolved address by
 //      the dispatcher) -> 400, scan_state not_run, nothing sent;
 //   2. talk to the server (client/session.ts: both protocol eras, JSON or SSE, time and size limits, the
 //      whole scan within scanTimeoutMs); a failure -> 200 scanned false, scan_state failed with
@@ -24,6 +24,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { authHeaders, type UpstreamAuth } from '../client/upstream-auth.js';
 import { classifyTool } from './classify.js';
+import { scanSignIn } from './scan-sign-in.js';
 import { scanServer, toolFingerprint, type McpTool, type ScanResult } from '../client/session.js';
 import { McpClientError, scanOutcomeOf } from '../client/errors.js';
 import { poisoningFindings } from './poisoning.js';
@@ -67,7 +68,7 @@ async function recordNotRun(sql: Sql, row: ServerRow, reason: string, detail: st
 async function checkConfiguration(deps: ScanDeps, row: ServerRow): Promise<UpstreamAuth> {
   let auth: UpstreamAuth;
   try {
-    auth = upstreamAuth(deps.box, row);
+    auth = await scanSignIn(deps.sql, row.id, upstreamAuth(deps.box, row));
     authHeaders(auth);
   } catch (err) {
     if (err instanceof McpClientError && (err.kind === 'auth_unsupported' || err.kind === 'auth_token_missing')) {

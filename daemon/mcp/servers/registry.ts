@@ -5,7 +5,7 @@
 // auth_config is sealed with the daemon's secret box and never leaves it.
 import { createId } from '@paralleldrive/cuid2';
 import { GatewayError } from '../../../shared/errors.js';
-import type { ServerPatch, ServerRegister } from '../../../shared/mcp-schemas.js';
+import { type ServerPatch, type ServerRegister, tokenExchangeConfig } from '../../../shared/mcp-schemas.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { SQLSTATE, sqlState } from '../../db/sqlstate.js';
@@ -215,6 +215,7 @@ export async function updateServer(
     }
     if (patch.description !== undefined) sets.description = patch.description;
     if (patch.auth_method !== undefined) sets.auth_method = patch.auth_method.toLowerCase();
+    checkExchangeConfig(patch, before);
     if (patch.auth_config !== undefined) {
       sets.auth_config = patch.auth_config === null ? null : tx.json(box.seal(JSON.stringify(patch.auth_config), AUTH_PURPOSE) as never);
     }
@@ -232,6 +233,17 @@ export async function updateServer(
     );
     return presentServer(await getServerRow(tx, projectId, id));
   });
+}
+
+/** A new auth_config alone for a token_exchange server must hold its settings (the schema checks them beside auth_method). */
+function checkExchangeConfig(patch: ServerPatch, before: ServerRow): void {
+  if (patch.auth_method !== undefined || patch.auth_config === undefined || before.auth_method !== 'token_exchange') return;
+  const parsed = tokenExchangeConfig.safeParse(patch.auth_config ?? undefined);
+  if (!parsed.success)
+    throw new GatewayError(
+      'validation_error',
+      `auth_config: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'auth_config'}: ${i.message}`).join('; ')}`,
+    );
 }
 
 /** Removes a server with its tools (cascade), its rules and its open approvals; audited. */

@@ -161,6 +161,22 @@ t.test('passing every stage: forward, with the sign-in headers and the rule', as
   t.equal(decisionOf(runStages(TOOL_CALL_STAGES, ctx())), 'PASSED');
 });
 
+t.test(
+  'token exchange: a caller without an access token is refused at sign-in; one with it passes, its token exchanged later',
+  async (t) => {
+    const exchange = { method: 'token_exchange', config: { client_id: 'gw', client_secret: 's', resource: 'https://up.example/mcp' } };
+    const keyCaller = runStages(TOOL_CALL_STAGES, ctx({ auth: exchange, subject: null }));
+    t.match(refusalOf(keyCaller), { stage: 'sign-in', reason: 'UPSTREAM_AUTH_UNAVAILABLE' });
+    t.equal(keyCaller.kind === 'refuse' && keyCaller.refusal.detail.data?.kind, 'token_exchange_needs_access_token');
+    const person = runStages(
+      TOOL_CALL_STAGES,
+      ctx({ auth: exchange, subject: { issuer: 'https://idp.example', sub: 'alice', name: 'Alice' } }),
+    );
+    t.equal(person.kind, 'forward');
+    t.same(person.kind === 'forward' && person.state.signIn, {}, 'no shared secret: the exchanged token is added when forwarding');
+  },
+);
+
 t.test('a presented approval: what each state leads to', async (t) => {
   const held = { serverWide: ['REQUIRE_APPROVAL' as const], approvalId: 'ap1' };
   const run = (a: Approval | null, over: Partial<CallContext> = {}) => runStages(TOOL_CALL_STAGES, ctx({ ...held, approval: a, ...over }));

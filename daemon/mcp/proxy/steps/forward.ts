@@ -2,10 +2,13 @@
 // (forward.ts relay) or a one-off gateway session (gateway-session.ts), or, to a stdio server, to
 // its process through the gateway's own session with it (forward-stdio.ts), with the arguments and
 // other params a REDACT content policy masked, the server's sign-in and the Mcp-Param-* headers of
-// what is forwarded. Its answer passes through two more named passes, as a proxy library's outgoing
-// passes: `inspectResult` (results.ts: the results policies over each message coming back, when any
-// is in force) and, once the answer is sent, `recordOutcome` (outcomes.ts: status, outcome and
+// what is forwarded (a token_exchange server's: the caller's token exchanged first,
+// upstream-sign-in.ts; a failed exchange answers -32008 and is the recorded outcome, nothing sent).
+// Its answer passes through two more named passes, as a proxy library's outgoing passes:
+// `inspectResult` (results.ts: the results policies over each message coming back, when any is in
+// force) and, once the answer is sent, `recordOutcome` (outcomes.ts: status, outcome and
 // latency under the decision trace's id; and the MCP_CONTENT trace of what the inspection found).
+import type { ServerResponse } from 'node:http';
 import type { Reply } from '../../../http/types.js';
 import { answerThroughGatewaySession } from '../gateway-session.js';
 import { relay } from '../forward.js';
@@ -15,6 +18,7 @@ import { forwardedParamHeaders } from '../param-headers.js';
 import { upstreamLimits, type RelayResult } from '../relay-request.js';
 import { type ResultWatch, watchResults } from '../results.js';
 import { unbindSession } from '../sessions.js';
+import { signInRefusal, type SignedIn, upstreamSignIn } from '../upstream-sign-in.js';
 import { recordedHeaders } from './refuse.js';
 import type { Journey, Step } from './journey.js';
 
@@ -49,6 +53,20 @@ async function recordOutcome(j: Journey, result: RelayResult, watch: ResultWatch
   await watch?.record();
 }
 
+/** A failed exchange: refused like an upstream failure, recorded under the decision trace; nothing was sent. */
+async function refuseSignIn(
+  j: Journey,
+  res: ServerResponse,
+  failed: Extract<SignedIn, { ok: false }>,
+  headers: Readonly<Record<string, string>>,
+): Promise<void> {
+  const refusal = signInRefusal(j.call.msg.id, failed, { trace_id: j.recorded!.written.id });
+  const text = JSON.stringify(refusal.body);
+  res.writeHead(refusal.status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  await recordOutcome(j, { upstreamStatus: null, outcome: failed.kind, rpcCode: refusal.body.error.code, latencyMs: 0 }, null);
+}
+
 const takesEvents = (accept: string | undefined): boolean => accept?.includes('text/event-stream') ?? false;
 
 /** The params as forwarded: masked by a REDACT content policy where it masked them. */
@@ -71,15 +89,18 @@ export const forwardStep: Step = {
     const params = forwardedParams(j);
     const limits = upstreamLimits(deps.config, deps.upstream);
     const url = new URL(server.server_url);
-    const headersOut = forwardedParamHeaders(
-      upstreamHeaders(r.req.headers, recorded.d.state.signIn ?? {}, 'POST'),
-      ctx.tool?.inputSchema,
-      params.arguments as Record<string, unknown> | undefined,
-    );
     const stdio = server.transport === 'stdio';
-    const watch = inspectResult(j, call.ownSession && !stdio ? { url, headers: headersOut } : null);
     return {
       stream: async (res) => {
+        // A token_exchange server's sign-in is the caller's token exchanged now, after the decision was recorded.
+        const signedIn = await upstreamSignIn(deps.sql, r, server.id, call.auth!, recorded.d.state.signIn ?? {});
+        if (!signedIn.ok) return refuseSignIn(j, res, signedIn, headers);
+        const headersOut = forwardedParamHeaders(
+          upstreamHeaders(r.req.headers, signedIn.headers, 'POST'),
+          ctx.tool?.inputSchema,
+          params.arguments as Record<string, unknown> | undefined,
+        );
+        const watch = inspectResult(j, call.ownSession && !stdio ? { url, headers: headersOut } : null);
         // A session the gateway holds (a stdio process, or its own HTTP session): the same call either way.
         const held: StdioCall = {
           server,
@@ -111,7 +132,7 @@ export const forwardStep: Step = {
                 },
                 limits,
               )
-            : await answerThroughGatewaySession(res, { ...held, auth: call.auth! }, limits);
+            : await answerThroughGatewaySession(res, { ...held, auth: signedIn.auth }, limits);
         await recordOutcome(j, result, watch);
       },
     };

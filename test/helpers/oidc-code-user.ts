@@ -76,21 +76,30 @@ export async function loginByCode(
   const authorize = new URL(location, gatewayUrl);
   if (authorize.origin === new URL(gatewayUrl).origin) return { browser, callback: authorize }; // refused at once
   options.tamper?.(authorize);
-  const isReturn = (u: URL) => u.href.startsWith(`${gatewayUrl}${CALLBACK_PATH}`);
+  const callback = await authorizeAt(browser, authorize, login, (u) => u.href.startsWith(`${gatewayUrl}${CALLBACK_PATH}`));
+  return { browser, callback };
+}
+
+/**
+ * Follows an authorization request at oidc-provider as the person `login`: its login page, then
+ * its consent page, until the provider sends the browser to a URL `isReturn` recognises (the
+ * client's redirect URI, not followed); returns that URL, code or error in its query.
+ */
+export async function authorizeAt(browser: Browser, authorize: URL, login: string, isReturn: (u: URL) => boolean): Promise<URL> {
   const loginPage = await browser.open(authorize.href, undefined, isReturn);
-  if (isReturn(new URL(loginPage.url))) return { browser, callback: new URL(loginPage.url) };
+  if (isReturn(new URL(loginPage.url))) return new URL(loginPage.url);
   const loginForm = formOf(loginPage);
   const consentPage = await browser.open(
     loginForm.action,
     { ...loginForm.fields, prompt: 'login', login, password: 'any password' },
     isReturn,
   );
-  if (isReturn(new URL(consentPage.url))) return { browser, callback: new URL(consentPage.url) };
+  if (isReturn(new URL(consentPage.url))) return new URL(consentPage.url);
   const consent = formOf(consentPage);
   const back = await browser.open(consent.action, { ...consent.fields, prompt: 'consent' }, isReturn);
   if (!isReturn(new URL(back.url)))
     throw new Error(`the provider did not send the browser back: ${back.url} ${back.status} ${back.text.slice(0, 300)}`);
-  return { browser, callback: new URL(back.url) };
+  return new URL(back.url);
 }
 
 /** The gateway's answer to the browser's return: where it sends the browser, and whether a session cookie came. */

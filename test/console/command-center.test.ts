@@ -47,6 +47,9 @@ t.test('the emergency stop, confirmed by keyboard, refuses an SDK client; liftin
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('group', { name: 'Stop the whole project?' });
   await confirm.waitFor(WAIT);
+  // UPDATE_DOCS=1 (as for docs:openapi) refreshes the screenshot docs/console.md shows.
+  if (process.env.UPDATE_DOCS === '1')
+    await page.screenshot({ path: new URL('../../../docs/console-command-center.png', import.meta.url).pathname, fullPage: true });
   t.match(await confirm.textContent(), /refuses every request made with a project key.*MCP tool calls.*until an Admin user token lifts it/);
   t.equal((await px.gw.api('GET', '/api/v1/project/emergency-stop')).body.active, false, 'nothing is stopped before the confirmation');
   t.same(await seriousViolations(page), [], 'axe-core: no serious or critical violation with the confirmation open');

@@ -116,6 +116,9 @@ t.test("a trace's proof in the browser: pending, then verified; a wrong pinned k
     'integrity, signature and inclusion: ok',
   );
   t.same(await seriousViolations(page), [], "axe-core: no serious or critical violation on a trace's page");
+  // UPDATE_DOCS=1 (as for docs:openapi) refreshes the screenshot docs/console.md shows.
+  if (process.env.UPDATE_DOCS === '1')
+    await page.screenshot({ path: new URL('../../../docs/console-trace-proof.png', import.meta.url).pathname, fullPage: true });
   t.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'no sideways scrolling at 375 px');
 
   const other = verifierKey({ name: 'governance-gateway.local', publicKey: generateKeyPairSync('ed25519').publicKey });

@@ -596,7 +596,10 @@ async function classSweep(t: Test, gw: TestGateway, who: readonly Who[]): Promis
   const failures: string[] = [];
   const check = async (p: Expected): Promise<void> => {
     const res = await send(gw, p);
-    const text = await res.text();
+    // A 2xx event stream stays open (GET /api/v1/approvals/events): its head is judged, its body not read.
+    const streaming = res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    if (streaming) await res.body?.cancel();
+    const text = streaming ? '' : await res.text();
     const problem = judge(res.status, res.headers, text, null, p.path);
     if (problem) failures.push(`${problem}: ${describe(p)}: ${text.slice(0, 200)}`);
     else if (p.expect && (res.status !== p.expect.status || JSON.parse(text).error?.code !== p.expect.code))

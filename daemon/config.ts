@@ -3,6 +3,8 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type ApprovalsConfig, approvalsConfigOf, approvalsEnv } from './config-approvals.js';
+import { flag, positiveInt } from './config-values.js';
 import { checkConsoleEnv, type ConsoleOidcConfig, consoleEnv, consoleOidcConfigOf } from './config-console.js';
 import { identityConfigOf, identityEnv, type IdentityConfig } from './config-identity.js';
 
@@ -15,8 +17,6 @@ const listen = z
     if (port > 65535) throw new Error('port out of range');
     return { host: v.slice(0, cut).replace(/^\[|\]$/g, ''), port };
   });
-
-const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
 
 /** A comma-separated setting as its non-empty, trimmed items. */
 const commaList = () =>
@@ -80,11 +80,6 @@ const commandList = commaList().refine(
   'expected comma-separated absolute paths or bare program names (npx, uvx, /usr/local/bin/server)',
 );
 
-const flag = z
-  .enum(['0', '1', 'true', 'false'], { error: 'expected 1/true or 0/false' })
-  .default('0')
-  .transform((v) => v === '1' || v === 'true');
-
 const envSchema = z
   .object({
     DATABASE_URL: z.string().url().optional(),
@@ -99,13 +94,7 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9+/]{43}=$/, 'expected 32 bytes in base64')
       .optional(),
-    GATEWAY_APPROVAL_TTL_SECONDS: positiveInt(3600),
-    GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT: positiveInt(20),
-    GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL: positiveInt(50),
-    GATEWAY_APPROVAL_REQUESTS_PER_MINUTE: positiveInt(30),
-    GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: flag,
-    GATEWAY_APPROVAL_EVENTS_MAX_STREAMS: positiveInt(256),
-    GATEWAY_APPROVAL_EVENTS_STREAM_SECONDS: positiveInt(60),
+    ...approvalsEnv,
     GATEWAY_EXPORT_ROW_CAP: positiveInt(1_000_000),
     GATEWAY_BODY_LIMIT_BYTES: positiveInt(10 * 1024 * 1024),
     GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
@@ -160,7 +149,8 @@ const envSchema = z
     }
   });
 
-export interface Config {
+/** The daemon's settings; the approval settings (config-approvals.ts) among its own fields. */
+export interface Config extends ApprovalsConfig {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly listen: { readonly host: string; readonly port: number };
@@ -174,16 +164,6 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly traceBatchMax: number;
   readonly encryptionKey: string | undefined;
-  readonly approvalTtlSeconds: number;
-  readonly maxPendingApprovalsPerAgent: number;
-  /** Open approvals one credential may hold, anonymous calls and every agent id it names included. */
-  readonly maxPendingApprovalsPerCredential: number;
-  /** New approval requests one credential may open in any 60 s (held calls past it: -32005). */
-  readonly approvalRequestsPerMinute: number;
-  /** GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER: nobody decides an approval their own credential or user opened. */
-  readonly approvalDeciderNotRequester: boolean;
-  /** GET /api/v1/approvals/events (approvals/event-stream.ts): open streams per daemon, and how long each lasts. */
-  readonly approvalEvents: { readonly maxStreams: number; readonly lifetimeMs: number };
   readonly exportRowCap: number;
   readonly bodyLimitBytes: number;
   readonly upstreamResponseLimitBytes: number;
@@ -285,12 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS * 1000,
     traceBatchMax: e.GATEWAY_TRACE_BATCH_MAX,
     encryptionKey: e.GATEWAY_ENCRYPTION_KEY,
-    approvalTtlSeconds: e.GATEWAY_APPROVAL_TTL_SECONDS,
-    maxPendingApprovalsPerAgent: e.GATEWAY_MAX_PENDING_APPROVALS_PER_AGENT,
-    maxPendingApprovalsPerCredential: e.GATEWAY_MAX_PENDING_APPROVALS_PER_CREDENTIAL,
-    approvalRequestsPerMinute: e.GATEWAY_APPROVAL_REQUESTS_PER_MINUTE,
-    approvalDeciderNotRequester: e.GATEWAY_APPROVAL_DECIDER_NOT_REQUESTER,
-    approvalEvents: { maxStreams: e.GATEWAY_APPROVAL_EVENTS_MAX_STREAMS, lifetimeMs: e.GATEWAY_APPROVAL_EVENTS_STREAM_SECONDS * 1000 },
+    ...approvalsConfigOf(e),
     exportRowCap: e.GATEWAY_EXPORT_ROW_CAP,
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     upstreamResponseLimitBytes: e.GATEWAY_UPSTREAM_RESPONSE_LIMIT_BYTES,

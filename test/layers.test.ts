@@ -20,6 +20,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'daemon/config.ts',
     'daemon/config-identity.ts',
     'daemon/config-console.ts',
+    'daemon/config-approvals.ts',
+    'daemon/config-values.ts',
     'daemon/log.ts',
     'daemon/ready-line.ts',
     'daemon/version.ts',

@@ -44,6 +44,8 @@ interface Cached {
 export class UpstreamTokens {
   private endpoint: URL | null = null;
   private readonly cache = new Map<string, Cached>();
+  /** Fetches under way, by cache key. */
+  private readonly fetching = new Map<string, Promise<string>>();
 
   constructor(
     private readonly issuer: string,
@@ -72,15 +74,26 @@ export class UpstreamTokens {
     );
   }
 
-  private async cachedOr(key: string, capAt: number, fetchToken: () => Promise<Issued>): Promise<string> {
+  /**
+   * The cached token, or one fetched now; callers that miss the same key at once share one fetch (a
+   * subject's first calls made side by side cost the issuer one exchange, not one each).
+   */
+  private cachedOr(key: string, capAt: number, fetchToken: () => Promise<Issued>): Promise<string> {
     const now = this.now();
     const hit = this.cache.get(key);
-    if (hit !== undefined && now < hit.reuseUntil) return hit.token;
+    if (hit !== undefined && now < hit.reuseUntil) return Promise.resolve(hit.token);
+    const pending = this.fetching.get(key);
+    if (pending !== undefined) return pending;
     this.cache.delete(key);
-    const issued = await fetchToken();
-    const reuseUntil = Math.min(now + issued.expiresInMs, capAt) - RENEW_BEFORE_MS;
-    if (reuseUntil > now) this.remember(key, { token: issued.token, reuseUntil });
-    return issued.token;
+    const fetched = fetchToken().then((issued) => {
+      const reuseUntil = Math.min(now + issued.expiresInMs, capAt) - RENEW_BEFORE_MS;
+      if (reuseUntil > now) this.remember(key, { token: issued.token, reuseUntil });
+      return issued.token;
+    });
+    this.fetching.set(key, fetched);
+    const done = () => this.fetching.delete(key);
+    fetched.then(done, done);
+    return fetched;
   }
 
   private remember(key: string, entry: Cached): void {

@@ -27,6 +27,7 @@ const CLIENTS: TestClient[] = [
   person('carol'),
   person('dave'),
   person('erin'),
+  person('frank'),
   { id: 'gateway', secret: GATEWAY_SECRET, claims: {}, grants: ['client_credentials', TOKEN_EXCHANGE_GRANT] },
 ];
 
@@ -132,6 +133,13 @@ t.test('a second call of the same subject uses the cached token; another subject
   const bob = await whoami(await idp.token('bob', RESOURCE));
   t.same(bob.body.result?.content, [{ type: 'text', text: 'bob' }], 'bob is not served alice’s token');
   t.equal(exchangesBy('bob'), 1);
+});
+
+t.test("a subject's first calls made side by side share one exchange", async (t) => {
+  const token = await idp.token('frank', RESOURCE);
+  const answers = await Promise.all([whoami(token), whoami(token), whoami(token)]);
+  for (const res of answers) t.same(res.body.result?.content, [{ type: 'text', text: 'frank' }], res.text);
+  t.equal(exchangesBy('frank'), 1, 'the provider saw one exchange for three concurrent calls');
 });
 
 t.test('a token near its expiry is exchanged again', async (t) => {

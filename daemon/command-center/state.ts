@@ -1,7 +1,7 @@
 // What the command center reads besides the counters: the current state of small tables (agents,
 // approvals, MCP registry, plan, checkpoints). Each query is bounded by an index or a LIMIT.
 import type { Sql } from '../db/connect.js';
-import { mcpCounts, type McpCounts } from '../mcp/servers/registry.js';
+import { mcpCounts, type McpCounts } from '../mcp/servers/server-rows.js';
 import type { AgentLoad } from '../../shared/command-center-schemas.js';
 
 export interface OpenWork {

@@ -4,16 +4,8 @@ import { serverPatchBody, serverRegisterBody, verdictBody } from '../../../share
 import { activateServer, releaseTools, setVerdict } from '../../mcp/servers/server-admission.js';
 import { defineRoute, type Route } from '../../http/types.js';
 import { scanMcpServer } from '../../mcp/scan/scan-server.js';
-import {
-  deleteServer,
-  getServerRow,
-  listServers,
-  pauseServer,
-  presentServer,
-  registerServer,
-  rejectServer,
-  updateServer,
-} from '../../mcp/servers/registry.js';
+import { deleteServer, pauseServer, registerServer, rejectServer, updateServer } from '../../mcp/servers/registry.js';
+import { getServerRow, listServers, presentServer } from '../../mcp/servers/server-rows.js';
 import { listTools } from '../../mcp/servers/tools.js';
 import { withProxyUrl } from '../../mcp/servers/proxy-url.js';
 import { addressWarning } from '../../mcp/servers/address-warning.js';

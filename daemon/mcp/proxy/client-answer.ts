@@ -10,7 +10,7 @@ import type { Reply } from '../../http/types.js';
 import type { Logger } from '../../log.js';
 import type { LoadedContentPolicy } from '../content/effective.js';
 import { authHeaders, type UpstreamAuth } from '../client/upstream-auth.js';
-import type { ServerRow } from '../servers/registry.js';
+import type { ServerRow } from '../servers/server-rows.js';
 import { answerUpstream } from './answer-upstream.js';
 import { upstreamHeaders } from './headers.js';
 import type { RequestContent } from './load.js';

@@ -16,7 +16,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Reply } from '../../http/types.js';
 import type { McpFailureKind } from '../client/errors.js';
 import type { RpcAnswer, RpcError } from '../client/upstream.js';
-import type { ServerRow } from '../servers/registry.js';
+import type { ServerRow } from '../servers/server-rows.js';
 import { stdioDefinition } from '../servers/stdio-record.js';
 import { StdioRefusal, type StdioServers } from '../stdio/stdio-servers.js';
 import { type StdioFailure, stdioFailureOf, type StdioUpstream } from '../stdio/stdio-upstream.js';

@@ -13,7 +13,7 @@ import { McpSession, type Era } from '../client/session.js';
 import { McpClientError, type JsonRpcErrorObject } from '../client/errors.js';
 import type { Framed } from '../client/framing.js';
 import type { ExchangeLimits } from '../client/http-exchange.js';
-import type { ServerRow } from '../servers/registry.js';
+import type { ServerRow } from '../servers/server-rows.js';
 import type { RelayResult } from './relay-request.js';
 import { failureOutcome, failureReason, sendRpcError } from './upstream-failure.js';
 import type { RpcId } from './rpc.js';

@@ -11,7 +11,7 @@
 // a 'per-session' one's sessions are opened and ended by the gateway (stdio-session.ts).
 import type { Reply, RouteRequest } from '../../http/types.js';
 import { sendStatusError } from '../../http/respond.js';
-import type { ServerRow } from '../servers/registry.js';
+import type { ServerRow } from '../servers/server-rows.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
 import type { Framed } from '../client/framing.js';
 import { relay } from './forward.js';

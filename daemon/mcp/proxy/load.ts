@@ -12,7 +12,7 @@ import { findApproval, type Approval } from '../../approvals/store.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Sql } from '../../db/connect.js';
 import type { UpstreamAuth } from '../client/upstream-auth.js';
-import { getServerRow, upstreamAuth, type ServerRow } from '../servers/registry.js';
+import { getServerRow, upstreamAuth, type ServerRow } from '../servers/server-rows.js';
 import { stateCacheOf, type Kind } from '../../state-cache/cache.js';
 import { readOrRecall } from '../../state-cache/last-known.js';
 import type { ListTool, ListView } from './list-filter.js';

@@ -4,7 +4,7 @@
 // DELETE of the session ends its process and its binding. A shared server has no caller sessions.
 import { randomUUID } from 'node:crypto';
 import type { Reply, RouteRequest } from '../../http/types.js';
-import type { ServerRow } from '../servers/registry.js';
+import type { ServerRow } from '../servers/server-rows.js';
 import { rpcError, type RpcMessage } from './rpc.js';
 import { bindSession, unbindSession } from './sessions.js';
 import type { ProxyDeps } from './tool-call.js';

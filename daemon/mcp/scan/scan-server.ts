@@ -28,7 +28,7 @@ import { scanSignIn } from './scan-sign-in.js';
 import { scanServer, toolFingerprint, type McpTool, type ScanResult } from '../client/session.js';
 import { McpClientError, scanOutcomeOf } from '../client/errors.js';
 import { poisoningFindings } from './poisoning.js';
-import { getServerRow, SCAN_FORMAT, upstreamAuth, type ServerRow } from '../servers/registry.js';
+import { getServerRow, SCAN_FORMAT, upstreamAuth, type ServerRow } from '../servers/server-rows.js';
 import { parseUpstreamUrl, UpstreamForbiddenError } from '../client/ssrf-guard.js';
 import type { Dispatcher } from 'undici';
 import { emitEvent } from '../../notifications/emit.js';

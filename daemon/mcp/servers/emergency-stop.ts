@@ -12,7 +12,7 @@ import { endMcpApprovals } from '../../approvals/store.js';
 import type { Sql } from '../../db/connect.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
-import { getServerRow } from './registry.js';
+import { getServerRow } from './server-rows.js';
 
 const liveScopes = z
   .object({

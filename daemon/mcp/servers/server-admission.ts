@@ -19,7 +19,7 @@ import { quoted } from '../../../shared/text.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { appendAdmin, appendTraces } from '../../ledger/append.js';
 import { actorLabel, adminEntry, type Actor } from '../../project/admin-actions.js';
-import { getServerRow, presentServer, scanStateOf, type ServerRow, type ServerItem } from './registry.js';
+import { getServerRow, presentServer, scanStateOf, type ServerRow, type ServerItem } from './server-rows.js';
 
 interface ToolState {
   id: string;

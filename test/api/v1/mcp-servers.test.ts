@@ -299,7 +299,7 @@ t.test("delete cascades tools and ends the server's open approvals", async (t) =
 });
 
 t.test('command center counts: servers, active, scan failures, poisoning suspects', async (t) => {
-  const { mcpCounts } = await import('../../../daemon/mcp/servers/registry.js');
+  const { mcpCounts } = await import('../../../daemon/mcp/servers/server-rows.js');
   const gw = await startTestGateway(t, { env: ALLOW });
   const poisoned = await startLegacyMcpServer(t, {
     tools: [

@@ -6,7 +6,7 @@ import type { Deps } from '../../../deps.js';
 import type { Reply, RouteRequest } from '../../../http/types.js';
 import type { PersistOutcome } from '../../../ledger/dlq-outcome.js';
 import type { UpstreamAuth } from '../../client/upstream-auth.js';
-import type { ServerRow } from '../../servers/registry.js';
+import type { ServerRow } from '../../servers/server-rows.js';
 import type { StdioServers } from '../../stdio/stdio-servers.js';
 import type { OutcomeRecorder } from '../outcomes.js';
 import type { CallFacts } from '../record.js';

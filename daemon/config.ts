@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type AnchorConfig, anchorConfigOf, anchorEnv, checkAnchorEnv } from './config-anchor.js';
 import { type ApprovalsConfig, approvalsConfigOf, approvalsEnv } from './config-approvals.js';
 import { flag, positiveInt } from './config-values.js';
 import { checkConsoleEnv, type ConsoleOidcConfig, consoleEnv, consoleOidcConfigOf } from './config-console.js';
@@ -118,16 +119,7 @@ const envSchema = z
     GATEWAY_INSPECTION_OFFLOAD_STRINGS: positiveInt(2000),
     GATEWAY_INJECTION_MODEL_DIR: z.string().min(1).optional(),
     GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(900),
-    GATEWAY_ANCHOR_RPC_URL: z
-      .string()
-      .url()
-      .refine((v) => /^https?:\/\//i.test(v), 'expected an http(s) JSON-RPC URL')
-      .optional(),
-    GATEWAY_ANCHOR_CHAIN_ID: z.coerce.number().int().positive().optional(),
-    GATEWAY_ANCHOR_KEY_FILE: z.string().min(1).optional(),
-    GATEWAY_ANCHOR_EPOCH_SECONDS: positiveInt(600),
-    GATEWAY_ANCHOR_MAX_ATTEMPTS: positiveInt(5),
-    GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS: positiveInt(60),
+    ...anchorEnv,
     GATEWAY_STDIO_COMMANDS: commandList,
     GATEWAY_STDIO_UNSAFE_NO_SANDBOX: flag,
     GATEWAY_NOTIFICATION_POLL_MS: positiveInt(1000),
@@ -142,11 +134,7 @@ const envSchema = z
   })
   .superRefine((e, ctx) => {
     checkConsoleEnv(e, ctx);
-    // Anchoring is on exactly when the RPC URL is set; then it needs the chain id and the key file.
-    if (e.GATEWAY_ANCHOR_RPC_URL === undefined) return;
-    for (const name of ['GATEWAY_ANCHOR_CHAIN_ID', 'GATEWAY_ANCHOR_KEY_FILE'] as const) {
-      if (e[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'required when GATEWAY_ANCHOR_RPC_URL is set' });
-    }
+    checkAnchorEnv(e, ctx);
   });
 
 /** The daemon's settings; the approval settings (config-approvals.ts) among its own fields. */
@@ -231,18 +219,6 @@ export interface NotificationConfig {
   readonly retryWindowMs: number;
 }
 
-export interface AnchorConfig {
-  readonly rpcUrl: string;
-  /** The chain the node must report (eth_chainId) before anything is sent. */
-  readonly chainId: number;
-  /** File holding the 0x-prefixed secp256k1 private key that signs anchor transactions. */
-  readonly keyFile: string;
-  readonly epochMs: number;
-  /** Transactions sent per epoch and cycle (the first plus same-nonce replacements) before FAILED. */
-  readonly maxAttempts: number;
-  readonly receiptTimeoutMs: number;
-}
-
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError whose message is one line naming the variable. */
@@ -288,17 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     injectionModelDir: e.GATEWAY_INJECTION_MODEL_DIR === undefined ? null : path.resolve(e.GATEWAY_INJECTION_MODEL_DIR),
     outageStateMaxAgeMs: e.GATEWAY_OUTAGE_STATE_MAX_AGE_SECONDS * 1000,
-    anchor:
-      e.GATEWAY_ANCHOR_RPC_URL === undefined
-        ? null
-        : Object.freeze({
-            rpcUrl: e.GATEWAY_ANCHOR_RPC_URL,
-            chainId: e.GATEWAY_ANCHOR_CHAIN_ID!,
-            keyFile: path.resolve(e.GATEWAY_ANCHOR_KEY_FILE!),
-            epochMs: e.GATEWAY_ANCHOR_EPOCH_SECONDS * 1000,
-            maxAttempts: e.GATEWAY_ANCHOR_MAX_ATTEMPTS,
-            receiptTimeoutMs: e.GATEWAY_ANCHOR_RECEIPT_TIMEOUT_SECONDS * 1000,
-          }),
+    anchor: anchorConfigOf(e),
     notifications: Object.freeze({
       pollMs: e.GATEWAY_NOTIFICATION_POLL_MS,
       timeoutMs: e.GATEWAY_NOTIFICATION_TIMEOUT_SECONDS * 1000,

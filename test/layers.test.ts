@@ -22,6 +22,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'daemon/config-console.ts',
     'daemon/config-approvals.ts',
     'daemon/config-values.ts',
+    'daemon/config-anchor.ts',
     'daemon/log.ts',
     'daemon/ready-line.ts',
     'daemon/version.ts',

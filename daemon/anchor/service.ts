@@ -3,7 +3,7 @@
 // clean stop (a cycle waiting for a receipt is interrupted; the epoch is resumed by the next one).
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { EpochJson } from '../../shared/anchor-format.js';
-import type { AnchorConfig } from '../config.js';
+import type { AnchorConfig } from '../config-anchor.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import { every, type Periodic } from '../workers/periodic.js';

@@ -1,6 +1,6 @@
 // The members of a message left out of inspection, by name: a function cannot cross to an
 // inspection worker (inspect-pool.ts), a name can, and both threads read this one table.
-import type { Skip } from './inspect.js';
+import type { Skip } from './json-strings.js';
 
 /**
  * Members that are protocol, not content (`resultType` "complete" is no one's words): skipped when

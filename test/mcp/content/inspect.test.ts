@@ -3,7 +3,8 @@
 // REDACT finding rebuilt.
 import t from 'tap';
 import { contentRules } from '../../../daemon/mcp/content/effective.js';
-import { inspect, inspectInTurns, redactValue, stringsIn } from '../../../daemon/mcp/content/inspect.js';
+import { inspect, inspectInTurns, redactValue } from '../../../daemon/mcp/content/inspect.js';
+import { stringsIn } from '../../../daemon/mcp/content/json-strings.js';
 
 const KEY = 'AKIAZ3MSJV4WWQ5RMNBV';
 // Budgets are not under test here: a rule's first use compiles it (over a second on a loaded machine).

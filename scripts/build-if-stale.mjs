@@ -7,12 +7,14 @@
 // changed next time.
 // Any doubt (no stamp, unreadable stamp, no dist/daemon/main.js) means build. After a build, compiled
 // files whose source is gone are removed (prune-dist.mjs). The web console (console/, any file) is
-// built with it (build-console.mjs), so `npm start` always serves the console of these sources.
+// built with it (build-console.mjs), so `npm start` always serves the console of these sources, and
+// so is gatewayctl's command manifest (cli-manifest.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole } from './build-console.mjs';
+import { writeCliManifest } from './cli-manifest.mjs';
 import { pruneDist } from './prune-dist.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +81,7 @@ if (tsc.status !== 0) {
 }
 pruneDist(root); // a moved or deleted module's old output must not stay importable
 try {
+  await writeCliManifest();
   await buildConsole();
 } catch (err) {
   fs.rmSync(stampFile, { force: true });

@@ -8,6 +8,7 @@ import { benchDetectors } from './detectors.js';
 import { benchExport } from './export.js';
 import { benchProxy } from './proxy.js';
 import { benchProxyContent } from './proxy-content.js';
+import { benchProxyCost } from './proxy-cost.js';
 import { benchProxyStdio } from './proxy-stdio.js';
 import { benchTraceAppend } from './trace-append.js';
 import { benchTraceList } from './trace-list.js';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     if (only === 'trace-list') await benchTraceList(server.url); // only by name: it seeds 10M rows (BENCH_TRACES)
     if (only === 'proxy') await benchProxy(server.url); // only by name: it needs nginx and runs 4 - 6 minutes
     if (only === 'proxy' || only === 'proxy-stdio') await benchProxyStdio(server.url); // its stdio line; alone by its own name
+    if (only === 'proxy-cost') await benchProxyCost(server.url); // only by name: the daemon's user and system CPU per call
     if (only === 'proxy-content') await benchProxyContent(server.url); // only by name: two daemons' worth of calls, about two minutes
     if (only === 'command-center') await benchCommandCenter(server.url); // only by name: counters of 10M traces (BENCH_CC_TRACES)
   } finally {

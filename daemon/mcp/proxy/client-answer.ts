@@ -41,7 +41,11 @@ export function forwardedBody(body: unknown, masked: Record<string, unknown> | u
 /** Sends the server its copy of the refusal in the client's place; never throws (a failure is only logged). */
 export type AnswerServer = (message: { jsonrpc: '2.0'; id: RpcId; error: Record<string, unknown> }) => void;
 
-/** Where the gateway answers an HTTP server in the client's place: the client's session upstream, signed in as the relay would be. */
+/**
+ * Where the gateway answers an HTTP server in the client's place: the client's session upstream,
+ * signed in as the relay would be (`auth`: a token_exchange server's is the caller's token already
+ * exchanged, upstream-sign-in.ts); null when it cannot be signed in to, and then nothing reaches it.
+ */
 export function answerPlace(
   limits: UpstreamLimits,
   log: Logger,

@@ -110,15 +110,21 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
           gate,
         )
       : null;
-  if (gate.kind === 'refuse' && msg.kind === 'response')
+  if (gate.kind === 'refuse' && msg.kind === 'response') {
+    // The server is answered signed in as the relay would be: a token_exchange server with the caller's token exchanged.
+    const signedIn =
+      caller.server.transport === 'stdio' || caller.auth === null
+        ? null
+        : await upstreamSignIn(deps.sql, r, caller.server.id, caller.auth, {});
     return withheldAnswer(
       msg.id,
       gate,
       traceId,
       caller.server.transport === 'stdio'
         ? answerStdio(stdioRoute(deps), caller.server, caller.sessionId, r.principal.credentialId)
-        : answerPlace(limitsOf(deps), deps.log, r.req.headers, caller.server, caller.auth),
+        : answerPlace(limitsOf(deps), deps.log, r.req.headers, caller.server, signedIn?.ok ? signedIn.auth : null),
     );
+  }
   if (gate.kind === 'refuse') {
     const data = { ...gate.refusal.detail.data, ...(traceId ? { trace_id: traceId } : {}) };
     return reply(rpcError(idOf(msg), gate.refusal.code, data, gate.refusal.detail.message));

@@ -1,5 +1,5 @@
 // Prompt-injection rules as data. Each rule is a weight, cheap keywords (one must occur before its
-// patterns run) and patterns over the *normalised* text of injection.ts: lower case, accents
+// patterns run) and patterns over the *normalised* text of injection-normalise.ts: lower case, accents
 // removed, look-alike letters mapped to Latin, zero-width characters gone, whitespace runs collapsed
 // to one space (or one newline). In a pattern a space stands for one whitespace character and {Wn}
 // for up to n filler words. Patterns are ours, written so that V8 matches them in linear time:
@@ -82,7 +82,7 @@ export const REPORTING_CUES: readonly string[] = [
   'deteccion',
 ];
 
-/** Weights of the signals injection.ts computes rather than matches. */
+/** Weights of the signals injection-score.ts computes rather than matches. */
 export const SIGNAL_WEIGHTS = {
   'obfuscation.encoded_instructions': 0.5,
   'obfuscation.zero_width': 0.35,

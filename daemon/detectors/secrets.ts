@@ -16,6 +16,7 @@ import { compiledRule } from './secret-compile.js';
 import { accepted, candidate, flattened } from './secret-candidates.js';
 
 export { looksLikeSecret, shannonEntropy } from './secret-randomness.js';
+
 const KNOWN_IDS = new Set(SECRET_RULES.map((r) => r.id));
 
 const SecretsConfigSchema = z

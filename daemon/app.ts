@@ -42,7 +42,7 @@ import { attachLastKnown, DEFAULT_MAX_ENTRIES, LastKnownState } from './state-ca
 import { closeAttachmentWorkers } from './verify/attachments/index.js';
 import { closeInspectionWorkers, configureInspection } from './mcp/content/inspect-pool.js';
 import { loadOnnxClassifier } from './models/onnx-classifier.js';
-import { warmSecretRules } from './detectors/secrets.js';
+import { warmSecretRules } from './detectors/secret-warm.js';
 import { seedDefaultPolicies, warmDetectors } from './verify/prompt-policies.js';
 import { sweepRateWindows } from './project/rate-limit.js';
 import { runRetention, type Purge } from './traces/retention.js';

@@ -2,21 +2,14 @@
 // Trains one head of the prompt-injection classifier and writes daemon/detectors/injection-model.json
 // (the prompt head) or, with --head data, injection-model-data.json (the data head):
 // L2-regularised logistic regression, mini-batch Adagrad with a fixed seed, over the hashed features
-// of daemon/detectors/injection-model.ts (imported from dist/, so trainer and daemon share
+// of daemon/detectors/injection-model-features.ts (imported from dist/, so trainer and daemon share
 // one feature code). Thresholds are calibrated on the development split (scripts/injection-data.mjs).
 // Run: npm run train:injection (builds first).
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import {
-  DATA_MODEL_PATH,
-  FEATURES,
-  MODEL_PATH,
-  WINDOWS,
-  parseModel,
-  scoreModel,
-  textFeatures,
-  tokenize,
-} from '../dist/daemon/detectors/injection-model.js';
+import { FEATURES, WINDOWS, textFeatures, tokenize } from '../dist/daemon/detectors/injection-model-features.js';
+import { DATA_MODEL_PATH, MODEL_PATH, parseModel } from '../dist/daemon/detectors/injection-model-file.js';
+import { scoreModel } from '../dist/daemon/detectors/injection-model.js';
 import { REPORTING_CUES } from '../dist/daemon/detectors/injection-rules.js';
 import { DATASET, NOT_TRAINED, SPLIT_RULE, loadRows } from './injection-data.mjs';
 

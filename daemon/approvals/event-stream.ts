@@ -16,7 +16,7 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError } from '../../shared/errors.js';
 import type { Sql } from '../db/connect.js';
-import { stateCacheOf } from '../state-cache/cache.js';
+import { stateCacheOf } from '../state-cache/pool-attachment.js';
 
 const HEARTBEAT_MS = 15_000;
 const COALESCE_MS = 100;

@@ -3,7 +3,7 @@
 // is announced (the state cache's notification, sent at commit by whichever daemon decided), and
 // every `pollMs` in case a notification was missed (the listener down or reconnecting).
 import type { Sql } from '../db/connect.js';
-import { stateCacheOf } from '../state-cache/cache.js';
+import { stateCacheOf } from '../state-cache/pool-attachment.js';
 import { findApproval, type Approval } from './store.js';
 
 /** How a wait ended: the approval no longer PENDING (or gone), the time given up, or the caller gone. */

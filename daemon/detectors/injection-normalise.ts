@@ -3,7 +3,7 @@
 // character keeps its original span. What the hiding found (zero-width, bidi, tag characters,
 // variation selectors, mixed-script words) is counted on the side, for the hiding signals; leetspeak
 // ("1gn0re") is spelled out in a second copy of the view.
-import { CONFUSABLE, LEET, ZERO_WIDTH } from './injection-rules.js';
+import { CONFUSABLE, LEET, ZERO_WIDTH } from './injection-normalise-tables.js';
 
 /** A normalised copy of a text, and the original span of each of its characters. */
 export interface View {

@@ -4,7 +4,7 @@
 // sends; the data head what the model will read (a tool's result, an attachment; issue 26).
 import promptHead from './injection-model.json' with { type: 'json' };
 import dataHead from './injection-model-data.json' with { type: 'json' };
-import { DATA_MODEL_PATH, MODEL_PATH, modelFrom, type InjectionModel } from './injection-model.js';
+import { DATA_MODEL_PATH, MODEL_PATH, modelFrom, type InjectionModel } from './injection-model-file.js';
 
 const PROMPT = modelFrom(promptHead, MODEL_PATH);
 const DATA = modelFrom(dataHead, DATA_MODEL_PATH);

@@ -1,4 +1,5 @@
-// The shape of a secret rule and its allow-lists: the rule files (ours, gitleaks', the vendors') are data of this shape.
+// The shape of a secret rule and its allow-lists: the rule files (ours, gitleaks', the vendors') are data of this shape;
+// local() gives our own rules their defaults.
 export type AllowTarget = 'secret' | 'match' | 'line';
 
 /** A match is dropped when one regex matches its target, or its secret contains one stop-word (lower-cased). */
@@ -22,7 +23,7 @@ export interface SecretRule {
   readonly secretGroup?: number;
   /** gitleaks' rule for generic-*: an entropy-checked secret must also contain a digit. */
   readonly requireDigit?: boolean;
-  /** The secret must look generated or chosen, not like a word or an identifier: see looksLikeSecret() in secrets.ts. */
+  /** The secret must look generated or chosen, not like a word or an identifier: see looksLikeSecret() in secret-randomness.ts. */
   readonly random?: boolean;
   readonly allow?: readonly SecretAllowList[];
   /**
@@ -42,4 +43,9 @@ export interface SecretRule {
   readonly generic?: boolean;
   readonly score: number;
   readonly source: 'gitleaks' | 'local';
+}
+
+/** One of our rules, with our default score. */
+export function local(id: string, entity: string, regex: string, keywords: string[], opt: Partial<SecretRule> = {}): SecretRule {
+  return { id, entity, regex, keywords, score: 0.9, source: 'local', ...opt };
 }

@@ -2,7 +2,7 @@
 // out, and for secrets in headers and command-line flags. Each regex is written from the vendor's
 // documented format: a literal prefix, then the body's alphabet and length (a range where vendors
 // have changed lengths). The prefix is the keyword, so a rule runs only near its prefix.
-import { END } from './secret-rules-gitleaks.js';
+import { END } from './secret-rules-gitleaks-builders.js';
 import type { SecretRule } from './secret-rule-types.js';
 
 const EDGE = String.raw`(?:^|[^A-Za-z0-9_-])`;

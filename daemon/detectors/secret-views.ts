@@ -2,7 +2,7 @@
 // span: the text without invisible characters and with look-alike letters folded (a zero-width
 // space inside a token, a Cyrillic А in AKIA), the decoded content of base64 runs and of
 // percent-encoding (once, bounded), and the text with vendor prefixes put back in their case
-// ("GHP_" + an intact body). What a change of case makes of a secret is decided in secrets.ts
+// ("GHP_" + an intact body). What a change of case makes of a secret is decided in secret-candidates.ts
 // (caseDestroyed): only a change that can be undone hides one.
 import { LOOKALIKE_LETTERS } from './lookalike-letters.js';
 

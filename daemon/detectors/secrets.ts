@@ -1,154 +1,21 @@
 // Secrets in text: the rule set of secret-rules.ts (gitleaks' rules plus ours), each rule compiled
 // once into RE2 and run only around occurrences of its keywords, then filtered as gitleaks filters:
 // entropy floor on the secret, a digit for generic rules, allow-lists, stop-words.
-import type { RE2 } from 're2-wasm';
+// Compiling is secret-compile.ts's, warming up secret-warm.ts's, judging a match secret-candidates.ts's.
 import { z } from 'zod';
-import { guardRe2, onRe2Exhausted, re2Heap, releaseRe2 } from './re2-heap.js';
-import { re2Matches, wellFormed, type Re2Match } from './re2-match.js';
+import { guardRe2 } from './re2-heap.js';
+import { re2Matches, wellFormed } from './re2-match.js';
 import { lowerSameLength } from './word-automaton.js';
 import { KeywordHits, windows } from './secret-windows.js';
-import { DROPPED_RULES, GLOBAL_ALLOW, sampleOf, SECRET_RULES } from './secret-rules.js';
-import type { AllowTarget, SecretAllowList, SecretRule } from './secret-rule-types.js';
+import { SECRET_RULES } from './secret-rules.js';
 import type { Detector, Finding } from './types.js';
 import { dedupe } from './secret-dedupe.js';
-import { looksLikeSecret, shannonEntropy } from './secret-randomness.js';
-import { caseDestroyed, miscasedPrefixes } from './secret-case.js';
+import { miscasedPrefixes } from './secret-case.js';
 import { decodedViews, recasedView, type SecretView } from './secret-views.js';
+import { compiledRule } from './secret-compile.js';
+import { accepted, candidate, flattened } from './secret-candidates.js';
 
 export { looksLikeSecret, shannonEntropy } from './secret-randomness.js';
-
-interface CompiledAllow {
-  readonly target: AllowTarget;
-  readonly regex: RE2 | null;
-  readonly stopwords: readonly string[];
-}
-interface CompiledRule {
-  readonly rule: SecretRule;
-  /** Finds matches, without submatches. */
-  readonly re: RE2;
-  /** Splits a match into its groups (null: the secret is the whole match). See secretOf. */
-  readonly tail: RE2 | null;
-  readonly allow: readonly CompiledAllow[];
-}
-
-// The rules share out four re2-wasm heaps of 16 MB (see keywords.ts); ~56 rules, warm and after a
-// stress run over varied text, use about a third of one.
-const RULES_PER_HEAP = 56;
-const heapOf = (i: number): typeof RE2 => re2Heap(1 + Math.floor(i / RULES_PER_HEAP));
-
-/** An allow-list's regexes as one alternation: one RE2 call per candidate instead of one per regex. */
-function compileAllow(list: SecretAllowList, Re2: typeof RE2): CompiledAllow {
-  const regexes = list.regexes ?? [];
-  const regex = regexes.length === 0 ? null : new Re2(regexes.map((r) => `(?:${r})`).join('|'), 'u');
-  return { target: list.target ?? 'secret', regex, stopwords: list.stopwords ?? [] };
-}
-
-/**
- * RE2 as re2-wasm runs it: a fixed 16 MB heap per instance, and a DFA per pattern whose states grow
- * with the width of counted repeats and with the text seen. Repeats wider than `width` are opened
- * to {m,} (runs longer than gitleaks' upper bound then match too). For finding matches the width is
- * 20, which keeps gitleaks' 20-character gap between a name and its "="; with the bounds as written,
- * a stress run over varied text exhausted the heap. For splitting a match already found into its
- * groups the width is 5: the same split of the same text, at a tenth of the NFA work.
- */
-export function relax(source: string, width: number): string {
-  return source.replace(/\{(\d+),(\d+)\}/g, (all, m: string, n: string) => (Number(n) - Number(m) > width ? `{${m},}` : all));
-}
-
-/** Does the pattern have a capturing group? (Skips escapes and character classes.) */
-function capturing(source: string): boolean {
-  for (let i = 0, inClass = false; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') {
-      inClass = true;
-      if (source[i + 1] === '^') i++;
-      if (source[i + 1] === ']') i++;
-    } else if (c === '(' && (source[i + 1] !== '?' || source.startsWith('(?P<', i) || source.startsWith('(?<', i))) return true;
-  }
-  return false;
-}
-
-// Compiling the set costs ~4 s of CPU, up to 100 ms a rule: a rule is compiled the first time one
-// of its keywords occurs, or ahead of traffic by warmSecretRules() at boot.
-let COMPILED: Array<CompiledRule | null | undefined> = new Array(SECRET_RULES.length);
-let GLOBAL: CompiledAllow | undefined;
-const DROPPED: Array<{ id: string; why: string }> = [...DROPPED_RULES];
-
-function releaseAllow(a: CompiledAllow): void {
-  if (a.regex !== null) releaseRe2(a.regex);
-}
-
-onRe2Exhausted(() => {
-  for (const c of COMPILED)
-    if (c !== null && c !== undefined) {
-      releaseRe2(c.re);
-      if (c.tail !== null) releaseRe2(c.tail);
-      c.allow.forEach(releaseAllow);
-    }
-  if (GLOBAL !== undefined) releaseAllow(GLOBAL);
-  COMPILED = new Array(SECRET_RULES.length);
-  GLOBAL = undefined;
-});
-
-function compiledRule(i: number): CompiledRule | null {
-  let c = COMPILED[i];
-  if (c !== undefined) return c;
-  const rule = SECRET_RULES[i]!;
-  try {
-    const Re2 = heapOf(i);
-    const groups = rule.secretGroup !== 0 && capturing(rule.regex);
-    c = {
-      rule,
-      re: new Re2(relax(rule.regex, 20), 'u'),
-      tail: groups ? new Re2(`^(?:${relax(rule.regex, 5)})$`, 'u') : null,
-      allow: (rule.allow ?? []).map((a) => compileAllow(a, Re2)),
-    };
-  } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    c = null;
-    DROPPED.push({ id: rule.id, why: `RE2 refused it: ${err.message}` });
-  }
-  COMPILED[i] = c;
-  return c;
-}
-
-export interface SecretRulesReport {
-  readonly compiled: number;
-  readonly dropped: ReadonlyArray<{ id: string; why: string }>;
-}
-
-function report(): SecretRulesReport {
-  return { compiled: COMPILED.filter((c) => c !== undefined && c !== null).length, dropped: [...DROPPED] };
-}
-
-/**
- * Compiles rule i and runs it once on a string built to match it: RE2 compiles its reverse program
- * and first DFA states on a rule's first match (10-100 ms), which no request should wait for.
- */
-function prepare(i: number): void {
-  const c = compiledRule(i);
-  if (c === null) return;
-  const m = re2Matches(c.re, sampleOf(c.rule.regex), 1, false)[0];
-  if (m !== undefined) secretOf(c, m.groups[0] ?? '');
-}
-
-/** Compiles every rule now; the count compiled and every rule left out, with the reason. */
-export function compileSecretRules(): SecretRulesReport {
-  guardRe2(() => SECRET_RULES.forEach((_, i) => prepare(i)));
-  return report();
-}
-
-/** The same, one rule per turn of the event loop, for boot. */
-export async function warmSecretRules(signal?: AbortSignal): Promise<SecretRulesReport> {
-  for (let i = 0; i < SECRET_RULES.length; i++) {
-    if (signal?.aborted) break; // shutting down: what is left compiles on first use
-    guardRe2(() => prepare(i));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return report();
-}
 
 const KNOWN_IDS = new Set(SECRET_RULES.map((r) => r.id));
 
@@ -178,70 +45,6 @@ export class TooManySecretsError extends Error {
     super(`more than ${MAX_FINDINGS} secrets in one text`);
   }
 }
-
-interface Candidate {
-  readonly start: number;
-  readonly end: number;
-  readonly secret: string;
-  readonly match: string;
-  /** The line holding the match, cut when an allow-list asks (a long line is costly to cut for every match). */
-  line(): string;
-}
-
-/**
- * The secret inside a match: the rule's group, else the first group that took part, else the match.
- * Matches are found without submatches (RE2's engine for those takes ~1 ms on the larger gitleaks
- * patterns); a match's groups come from the tail pattern, anchored to the matched text alone.
- */
-function secretOf(c: CompiledRule, whole: string): { secret: string; offset: number } {
-  if (c.tail === null) return { secret: whole, offset: 0 };
-  const groups = re2Matches(c.tail, whole, 1)[0]?.groups ?? [whole];
-  const group = c.rule.secretGroup ?? groups.findIndex((g, i) => i > 0 && g !== undefined && g !== '');
-  const secret = group > 0 ? (groups[group] ?? '') : whole;
-  // RE2 reports no group offsets; a secret ends its match save for a closing delimiter, so search from the end.
-  return { secret, offset: group > 0 ? Math.max(0, whole.lastIndexOf(secret)) : 0 };
-}
-
-function candidate(text: string, from: number, m: Re2Match, c: CompiledRule): Candidate {
-  const whole = m.groups[0] ?? '';
-  const { secret, offset } = secretOf(c, whole);
-  const start = from + m.start + offset;
-  const line = (): string => {
-    const lineStart = text.lastIndexOf('\n', from + m.start - 1) + 1;
-    const lineEnd = text.indexOf('\n', from + m.end);
-    return text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
-  };
-  return { start, end: start + secret.length, secret, match: whole, line };
-}
-
-function allowed(c: Candidate, lists: readonly CompiledAllow[]): boolean {
-  const lower = c.secret.toLowerCase();
-  if (lists.some((list) => list.stopwords.some((w) => lower.includes(w)))) return true;
-  return lists.some((list) => list.regex?.test(list.target === 'match' ? c.match : list.target === 'line' ? c.line() : c.secret) === true);
-}
-
-function accepted(c: Candidate, rule: SecretRule, allowValues: ReadonlySet<string>, lists: readonly CompiledAllow[]): boolean {
-  if (c.secret === '' || allowValues.has(c.secret)) return false;
-  if (rule.entropy !== undefined) {
-    if (shannonEntropy(c.secret) <= rule.entropy) return false;
-    if (rule.requireDigit === true && !/\d/.test(c.secret)) return false;
-  }
-  if (rule.random === true && !looksLikeSecret(c.secret)) return false;
-  GLOBAL ??= compileAllow(GLOBAL_ALLOW, heapOf(0));
-  return !allowed(c, lists) && !allowed(c, [GLOBAL]);
-}
-
-/** Was a finding over a prefix put back in its case flattened beyond repair (secret-case.ts)? */
-function flattened(c: CompiledRule, text: string, f: Candidate, recased: ReadonlyArray<readonly [number, number]>): boolean {
-  const prefix = recased.find(([at]) => at >= f.start && at < f.end);
-  if (prefix === undefined) return false;
-  const body = text.slice(prefix[1], f.end);
-  if (!caseDestroyed(body)) return false;
-  // A one-case alphabet (the rule matches only this case) was not flattened: the other case is the same key.
-  const swapped = [...body].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
-  return re2Matches(c.re, f.match.slice(0, f.match.length - body.length) + swapped, 1, false).length > 0;
-}
-
 function scanRule(
   text: string,
   hits: KeywordHits,

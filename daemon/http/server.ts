@@ -10,7 +10,7 @@ import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { RateLimiter } from '../project/rate-limit.js';
-import { mayWriteState } from '../state-cache/cache.js';
+import { mayWriteState } from '../state-cache/may-write-state.js';
 import { governanceHeaders } from './governance-headers.js';
 import { authenticate, authorize } from './auth.js';
 import { pickLocale } from './locale.js';

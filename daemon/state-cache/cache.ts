@@ -13,49 +13,8 @@
 //     and expire after maxAgeMs, a safety net for a notification lost without the connection
 //     dropping.
 // Values are shared between requests: callers must not mutate what they get.
-
-/** What one cached entry is of: a notification names the table, TABLE_FEEDS the kinds it drops. */
-export type Kind = 'server' | 'tool' | 'rules' | 'list' | 'agent' | 'session' | 'project' | 'content';
-
-export const TABLE_FEEDS: Readonly<Record<string, readonly (Kind | 'credential')[]>> = Object.freeze({
-  mcp_servers: ['server', 'tool', 'rules', 'list', 'session'],
-  mcp_tools: ['server', 'tool', 'rules', 'list'],
-  mcp_policies: ['rules', 'list'],
-  mcp_content_policies: ['content'],
-  agents: ['agent'],
-  mcp_proxy_sessions: ['session'],
-  credentials: ['credential'],
-  project_stops: ['credential'],
-  projects: ['project'],
-  // Nothing cached: a change of an approval's status (00018) only wakes the calls waiting on it (watch).
-  approvals: [],
-});
-
-const ALL_KINDS: readonly (Kind | 'credential')[] = [
-  'server',
-  'tool',
-  'rules',
-  'list',
-  'agent',
-  'session',
-  'project',
-  'content',
-  'credential',
-];
-
-/**
- * Requests that may write state the cache holds: every method but GET, HEAD and OPTIONS, except on
- * the routes that declare they write only traces (the governance routes: verify, the MCP proxy,
- * webhook ingest; the proxy's session bindings are reported by sessions.ts). Flagging a route
- * that does write would only cost a daemon its own read-your-writes; leaving a hot route
- * unflagged only costs it cache hits.
- */
-const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function mayWriteState(method: string | undefined, route: { readonly writesOnlyTraces?: boolean }): boolean {
-  if (method === undefined || READ_ONLY_METHODS.has(method)) return false;
-  return route.writesOnlyTraces !== true;
-}
+// What each table's notification drops is table-feeds.ts's; which cache a pool has, pool-attachment.ts's.
+import { ALL_KINDS, TABLE_FEEDS, type Kind } from './table-feeds.js';
 
 export interface CacheLimits {
   readonly maxAgeMs: number;
@@ -296,17 +255,3 @@ export class StateCache {
 
 /** Told of a change: a table of a project, or (null, null) for anything. */
 export type ChangeWatcher = (table: string | null, projectId: string | null) => void;
-
-const attached = new WeakMap<object, StateCache>();
-
-/**
- * The cache is a copy of one database's state, so it hangs off that database's pool: every reader
- * already holds the pool, and a pool without a cache (a test's own, a tool's) reads the database.
- */
-export function attachStateCache(pool: object, cache: StateCache): void {
-  attached.set(pool, cache);
-}
-
-export function stateCacheOf(pool: object): StateCache | null {
-  return attached.get(pool) ?? null;
-}

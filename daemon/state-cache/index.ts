@@ -3,7 +3,8 @@
 import type client from 'prom-client';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
-import { attachStateCache, StateCache, type CacheLimits } from './cache.js';
+import { StateCache, type CacheLimits } from './cache.js';
+import { attachStateCache } from './pool-attachment.js';
 import { listenForState } from './listener.js';
 import { registerStateCacheMetrics } from './metrics.js';
 

@@ -20,7 +20,7 @@ import { agentGate } from '../agents/gate.js';
 import { readOrRecall } from '../state-cache/last-known.js';
 import { AttachmentError, extractAttachments } from './attachments/index.js';
 import { OnnxTimeoutError, type OnnxClassifier } from '../models/onnx-classifier.js';
-import { usesOnnxModel } from '../detectors/injection.js';
+import { usesOnnxModel } from '../detectors/injection-config.js';
 import { loadPolicies } from './prompt-policies.js';
 import { readFieldRoles } from './field-roles.js';
 import { applicable } from './stages/detection.js';

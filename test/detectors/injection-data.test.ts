@@ -1,6 +1,7 @@
 import t from 'tap';
 import { scoreDataInstructions } from '../../daemon/detectors/injection-data.js';
-import { injectionDetector, injectionLevel } from '../../daemon/detectors/injection.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { injectionLevel } from '../../daemon/detectors/injection-config.js';
 
 const config = injectionDetector.parseConfig(undefined);
 const asData = (text: string) => injectionDetector.detect(text, config, { origin: 'data' });

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { DATA_MODEL_PATH, MODEL_PATH, scoreModel, type InjectionModel } from '../../daemon/detectors/injection-model.js';
+import { DATA_MODEL_PATH, MODEL_PATH, type InjectionModel } from '../../daemon/detectors/injection-model-file.js';
+import { scoreModel } from '../../daemon/detectors/injection-model.js';
 import { shippedDataModel, shippedModel } from '../../daemon/detectors/injection-weights.js';
 import { REPORTING_CUES } from '../../daemon/detectors/injection-rules.js';
 

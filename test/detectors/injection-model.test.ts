@@ -3,17 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { CLASSIFIER, injectionDetector, injectionLevel } from '../../daemon/detectors/injection.js';
-import {
-  FEATURES,
-  MIN_WINDOW_WORDS,
-  MODEL_PATH,
-  WINDOWS,
-  modelFrom,
-  parseModel,
-  scoreModel,
-  tokenize,
-} from '../../daemon/detectors/injection-model.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { CLASSIFIER, injectionLevel } from '../../daemon/detectors/injection-config.js';
+import { FEATURES, WINDOWS, tokenize } from '../../daemon/detectors/injection-model-features.js';
+import { MODEL_PATH, modelFrom, parseModel } from '../../daemon/detectors/injection-model-file.js';
+import { MIN_WINDOW_WORDS, scoreModel } from '../../daemon/detectors/injection-model.js';
 import { shippedDataModel, shippedModel } from '../../daemon/detectors/injection-weights.js';
 
 const score = (text: string) => scoreModel(text, shippedModel());

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { LEET } from '../../daemon/detectors/injection-rules.js';
+import { LEET } from '../../daemon/detectors/injection-normalise-tables.js';
 import { collapseWhitespace, unleet } from '../../daemon/detectors/injection-normalise.js';
 
 /** unleet as a regex over every run of letters and leet characters (what the scan must equal). */

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { injectionDetector, injectionLevel, scoreInjection } from '../../daemon/detectors/injection.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { injectionLevel } from '../../daemon/detectors/injection-config.js';
+import { scoreInjection } from '../../daemon/detectors/injection-score.js';
 import { formatScore, loadCorpus, score } from './corpus/score.js';
 
 const CORPUS = fileURLToPath(new URL('../../../test/detectors/corpus/injection.jsonl', import.meta.url));

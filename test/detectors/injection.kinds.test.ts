@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { injectionDetector, injectionLevel } from '../../daemon/detectors/injection.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { injectionLevel } from '../../daemon/detectors/injection-config.js';
 import { contentRules } from '../../daemon/mcp/content/effective.js';
 import { inspect, strongest } from '../../daemon/mcp/content/inspect.js';
 

@@ -2,7 +2,8 @@
 // handed over in the DetectContext): raised to it from flag_threshold up, named model.onnx, turned off
 // by disabled_rules like every other rule.
 import t from 'tap';
-import { injectionDetector, ONNX_MODEL, usesOnnxModel } from '../../daemon/detectors/injection.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { ONNX_MODEL, usesOnnxModel } from '../../daemon/detectors/injection-config.js';
 
 const config = injectionDetector.parseConfig(undefined);
 const BENIGN = 'Please summarise the quarterly report in three bullet points.';

@@ -1,6 +1,9 @@
 import t from 'tap';
 import { ZodError } from 'zod';
-import { compilePattern, injectionDetector, injectionLevel, scoreInjection } from '../../daemon/detectors/injection.js';
+import { injectionDetector } from '../../daemon/detectors/injection.js';
+import { injectionLevel } from '../../daemon/detectors/injection-config.js';
+import { compilePattern } from '../../daemon/detectors/injection-match.js';
+import { scoreInjection } from '../../daemon/detectors/injection-score.js';
 import { INJECTION_RULES, REPORTING_CUES, SIGNAL_WEIGHTS } from '../../daemon/detectors/injection-rules.js';
 
 const config = injectionDetector.parseConfig(undefined);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { compileSecretRules, secretsDetector } from '../../daemon/detectors/secrets.js';
+import { secretsDetector } from '../../daemon/detectors/secrets.js';
+import { compileSecretRules } from '../../daemon/detectors/secret-warm.js';
 import { formatScore, loadCorpus, score } from './corpus/score.js';
 
 const CORPUS = fileURLToPath(new URL('../../../test/detectors/corpus/secrets.jsonl', import.meta.url));

@@ -1,12 +1,7 @@
 import t from 'tap';
 import { ZodError } from 'zod';
-import {
-  compileSecretRules,
-  secretsDetector,
-  shannonEntropy,
-  TooManySecretsError,
-  warmSecretRules,
-} from '../../daemon/detectors/secrets.js';
+import { secretsDetector, shannonEntropy, TooManySecretsError } from '../../daemon/detectors/secrets.js';
+import { compileSecretRules, warmSecretRules } from '../../daemon/detectors/secret-warm.js';
 import { SECRET_RULES } from '../../daemon/detectors/secret-rules.js';
 import type { Finding } from '../../daemon/detectors/types.js';
 
@@ -129,7 +124,7 @@ t.test('decoys a rule rejects do not count against a cap: the real token after 2
 });
 
 t.test('a rule with a mustContain prefilter: every string its regex is built to match contains it', async (t) => {
-  const { sampleOf } = await import('../../daemon/detectors/secret-rules.js');
+  const { sampleOf } = await import('../../daemon/detectors/re2-sample.js');
   const prefiltered = SECRET_RULES.filter((r) => r.mustContain !== undefined);
   t.ok(prefiltered.length >= 6, 'the rules whose keywords are a letter or two');
   for (const rule of prefiltered) {

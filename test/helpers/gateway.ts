@@ -10,7 +10,7 @@ import { loadConfig } from '../../daemon/config.js';
 import { createLogger } from '../../daemon/log.js';
 import { randomUUID } from 'node:crypto';
 import { STATE_CHANNEL } from '../../daemon/state-cache/listener.js';
-import { stateCacheOf } from '../../daemon/state-cache/cache.js';
+import { stateCacheOf } from '../../daemon/state-cache/pool-attachment.js';
 import { freshDatabase, inspect } from './db.js';
 
 export interface ApiResponse {

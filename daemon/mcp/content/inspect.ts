@@ -3,7 +3,7 @@
 // synchronous, like verify's scan: a detector that throws, runs past the budget, or whose stored
 // configuration no longer parses ends the inspection (fail closed), naming the error class.
 import type { TextOrigin } from '../../detectors/types.js';
-import { injectionLevel, type InjectionConfig } from '../../detectors/injection.js';
+import { injectionLevel, type InjectionConfig } from '../../detectors/injection-config.js';
 import { DETECTORS } from '../../detectors/index.js';
 import type { Finding } from '../../detectors/types.js';
 import { Redactor } from '../../detectors/redact.js';

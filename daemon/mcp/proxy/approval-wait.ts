@@ -26,7 +26,7 @@ import type { Sql } from '../../db/connect.js';
 import type { Deps } from '../../deps.js';
 import type { Reply } from '../../http/types.js';
 import { credentialStanding } from '../../project/standing.js';
-import { stateCacheOf } from '../../state-cache/cache.js';
+import { stateCacheOf } from '../../state-cache/pool-attachment.js';
 import { formatSseEvent } from '../client/sse.js';
 import { header } from './headers.js';
 import { loadApprovalWait } from './load.js';

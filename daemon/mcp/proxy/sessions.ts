@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/connect.js';
 import { assertDatabaseUp } from '../../db/availability.js';
-import { stateCacheOf } from '../../state-cache/cache.js';
+import { stateCacheOf } from '../../state-cache/pool-attachment.js';
 import { readOrRecall } from '../../state-cache/last-known.js';
 
 const hashOf = (sessionId: string): string => 'sha256:' + createHash('sha256').update(sessionId, 'utf8').digest('hex');

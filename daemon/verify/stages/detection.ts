@@ -4,7 +4,7 @@
 // the hits found before it kept for the trace. So does the optional ONNX injection model when it
 // failed or overran its budget (load.ts ran it), at the first injection policy that consults it.
 import { DETECTORS } from '../../detectors/index.js';
-import { injectionLevel, usesOnnxModel, type InjectionConfig } from '../../detectors/injection.js';
+import { injectionLevel, usesOnnxModel, type InjectionConfig } from '../../detectors/injection-config.js';
 import type { Finding } from '../../detectors/types.js';
 import type { LoadedPolicy } from '../prompt-policies.js';
 import { pass } from '../../pipeline/verdict.js';

@@ -2,7 +2,8 @@
 // daemon 1 (its API, or a raw UPDATE) reaches daemon 2's warm cache once the notification arrives
 // (polled to a deadline, never slept on); and a warm tools/call reads no state from the database.
 import t, { type Test } from 'tap';
-import { stateCacheOf, type StateCache } from '../../../daemon/state-cache/cache.js';
+import type { StateCache } from '../../../daemon/state-cache/cache.js';
+import { stateCacheOf } from '../../../daemon/state-cache/pool-attachment.js';
 import { startTestGateway, type ApiResponse, type TestGateway } from '../../helpers/gateway.js';
 import {
   activeAgent,

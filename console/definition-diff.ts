@@ -1,11 +1,11 @@
 // A tool's admitted definition against its current one, field by field (title, description,
-// input_schema, annotations), each as text lines (strings as they are, JSON pretty-printed) with a
+// input_schema, output_schema, annotations), each as text lines (strings as they are, JSON pretty-printed) with a
 // line-level diff: the longest common subsequence of the lines that differ once a common head and
 // tail are set aside. Pure (no DOM), so it is unit-tested in node; the page only draws its result.
 // Past MAX_CELLS the middle is not searched for common lines but marked changed as a whole: a
 // hostile megabyte description must not cost the browser a quadratic table.
 
-export const FIELDS = ['title', 'description', 'input_schema', 'annotations'] as const;
+export const FIELDS = ['title', 'description', 'input_schema', 'output_schema', 'annotations'] as const;
 export type Field = (typeof FIELDS)[number];
 export type Definition = Partial<Record<Field, unknown>>;
 
@@ -18,6 +18,11 @@ export interface Line {
 export interface FieldDiff {
   readonly field: Field;
   readonly changed: boolean;
+  /**
+   * The admitted definition has no such key: it was admitted before the gateway recorded the field
+   * (output_schema before migration 00027). Not compared, so never `changed`; `before` is empty.
+   */
+  readonly unrecorded: boolean;
   /** The admitted definition's lines, the removed ones marked. */
   readonly before: readonly Line[];
   /** The current definition's lines, the added ones marked. */
@@ -74,12 +79,17 @@ export function diffLines(before: readonly string[], after: readonly string[]): 
   };
 }
 
-/** Each field of the two definitions, compared; a field is changed when its text differs. */
+/**
+ * Each field of the two definitions, compared; a field is changed when its text differs. A key the
+ * admitted definition lacks was not recorded then (absent is not null: null is "none").
+ */
 export function definitionDiff(admitted: Definition, current: Definition): FieldDiff[] {
   return FIELDS.map((field) => {
-    const a = linesOf(admitted[field]);
     const b = linesOf(current[field]);
+    if (!(field in admitted))
+      return { field, changed: false, unrecorded: true, before: [], after: b.map((text) => ({ text, changed: false })) };
+    const a = linesOf(admitted[field]);
     const changed = a.length !== b.length || a.some((line, i) => line !== b[i]);
-    return { field, changed, ...diffLines(a, b) };
+    return { field, changed, unrecorded: false, ...diffLines(a, b) };
   });
 }

@@ -14,6 +14,7 @@ export const FIELD_LABELS: Record<FieldDiff['field'], string> = {
   title: 'Title',
   description: 'Description',
   input_schema: 'Input schema',
+  output_schema: 'Output schema',
   annotations: 'Annotations',
 };
 
@@ -49,15 +50,28 @@ export function definitionView(toolName: string, admitted: Definition | null, cu
       currentDefinitionView(toolName, current),
     );
   const fields = definitionDiff(admitted, current);
-  // The fingerprint also covers the output schema, which the gateway does not keep.
+  const unrecorded = fields.filter((f) => f.unrecorded).map((f) => FIELD_LABELS[f.field].toLowerCase());
   const unseen =
     !fields.some((f) => f.changed)
-    && h('p', { class: 'note' }, 'These fields are unchanged: the change is in a part the gateway does not keep (the output schema).');
+    && h(
+      'p',
+      { class: 'note' },
+      unrecorded.length > 0
+        ? `The fields compared are unchanged: the change is in what was not recorded when this tool was admitted (${unrecorded.join(', ')}).`
+        : 'The fields shown are unchanged: the change is in one the gateway has not read yet; scan the server again to see it.',
+    );
   return h('div', { class: 'definition' }, unseen, ...fields.map((f) => field(toolName, f, true)));
 }
 
 function field(toolName: string, f: FieldDiff, compare: boolean): HTMLElement {
   const label = FIELD_LABELS[f.field];
+  if (compare && f.unrecorded)
+    return h(
+      'section',
+      { class: 'field', attrs: { 'data-field': f.field } },
+      h('h4', {}, `${label}: not recorded at admission`),
+      h('div', { class: 'sides' }, h('div', {}, h('p', { class: 'side' }, 'Current'), side(f.after, '+', `${toolName} ${label}, current`))),
+    );
   if (!compare)
     return h(
       'section',

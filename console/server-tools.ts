@@ -13,6 +13,7 @@ export interface Tool {
   title: string | null;
   description: string | null;
   input_schema: unknown;
+  output_schema: unknown;
   annotations: unknown;
   risk_level: string;
   category: string;
@@ -47,6 +48,7 @@ const currentOf = (t: Tool): Definition => ({
   title: t.title,
   description: t.description,
   input_schema: t.input_schema,
+  output_schema: t.output_schema,
   annotations: t.annotations,
 });
 

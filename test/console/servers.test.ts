@@ -121,11 +121,14 @@ t.test('a changed tool: old and new side by side, admitted from the page (stale 
   t.match(await client.callTool({ name: 'get_weather', arguments: { city: 'Bergen' } }), { content: [{ type: 'text' }] });
   t.equal(upstream.calls(), 2, 'the admitted tool passes through the proxy again');
 
-  // A change only the fingerprint sees (the output schema, which is not kept): the page says so.
+  // A change of the output schema alone is shown like any other (migration 00027 keeps it).
   tools[0] = { ...tools[0]!, outputSchema: { type: 'object', properties: { fahrenheit: { type: 'number' } } } };
   await rescan(px, server.id);
   await page.getByRole('button', { name: 'Reload' }).click();
-  await card.getByText('These fields are unchanged: the change is in a part the gateway does not keep (the output schema).').waitFor(WAIT);
+  const output = card.locator('[data-field="output_schema"]');
+  await output.locator('h4', { hasText: 'Output schema: changed' }).waitFor(WAIT);
+  t.match(await output.locator('ins').allTextContents(), [/fahrenheit/], 'the added property, marked');
+  t.equal(await card.locator('[data-field="description"] h4').textContent(), 'Description: unchanged');
   await card.getByLabel('Rule for get_weather').selectOption('ALLOW');
   await card.getByRole('button', { name: 'Admit' }).press('Enter');
   await page.getByText('Admitted get_weather with the rule ALLOW.').waitFor(WAIT);

@@ -128,6 +128,7 @@ async function recordTools(
       title: tool.title ?? null,
       description: tool.description ?? null,
       input_schema: tx.json(tool.inputSchema as never),
+      output_schema: tool.outputSchema ? tx.json(tool.outputSchema as never) : null,
       annotations: tool.annotations ? tx.json(tool.annotations as never) : null,
       current_fingerprint: toolFingerprint(tool),
       description_hash: sha256(tool.description ?? ''),

@@ -131,7 +131,8 @@ async function admit(
   for (const { tool, rule } of decisions) {
     await tx`
       update mcp_tools set approved_hash = current_fingerprint, approved_at = now(), approved_by = ${actorLabel(actor)},
-        admitted_definition = jsonb_build_object('title', title, 'description', description, 'input_schema', input_schema, 'annotations', annotations)
+        admitted_definition = jsonb_build_object(
+          'title', title, 'description', description, 'input_schema', input_schema, 'output_schema', output_schema, 'annotations', annotations)
       where id = ${tool.id}`;
     await setServerWideRule(tx, server, tool.id, rule, `admitted by ${actorLabel(actor)}`, actor);
     released.push({ tool_id: tool.id, tool_name: tool.name, rule, approved_hash: tool.current_fingerprint });

@@ -5,9 +5,10 @@
 // shown only while the tool waits for admission (waitingForAdmission); the scan keeps them stored.
 // The list is oldest first: by first_seen_at (each new tool of a scan takes its own insert's clock
 // reading, so one scan's tools keep the upstream's listing order, migration 00016), then id.
-// admitted_definition is what was admitted ({ title, description, input_schema, annotations },
-// migration 00023), for people to compare with the current one; null when never admitted or
-// admitted before it was recorded. The fingerprint alone decides.
+// admitted_definition is what was admitted ({ title, description, input_schema, output_schema,
+// annotations }, migrations 00023 and 00027: one admitted before 00027 has no output_schema key), for
+// people to compare with the current one; null when never admitted or admitted before it was
+// recorded. The fingerprint alone decides.
 import type { Rule } from '../../../shared/agent-schemas.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { strictestOf } from '../rules/effective-rule.js';
@@ -19,6 +20,8 @@ export interface ToolRow {
   title: string | null;
   description: string | null;
   input_schema: unknown;
+  /** Null when the tool declares none, or no scan has read it since migration 00027. */
+  output_schema: unknown;
   annotations: unknown;
   current_fingerprint: string;
   description_hash: string;
@@ -58,6 +61,7 @@ export function presentTool(t: ToolRow): Record<string, unknown> {
     title: t.title,
     description: t.description,
     input_schema: t.input_schema,
+    output_schema: t.output_schema ?? null,
     annotations: t.annotations,
     risk_level: t.risk_level,
     category: t.category,

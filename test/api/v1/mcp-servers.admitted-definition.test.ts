@@ -1,7 +1,9 @@
-// admitted_definition in GET /mcp/servers/{id}/tools (migration 00023): the definition a person
-// admitted, recorded by every admission path (server approval through activate, tools/release),
-// null before admission, untouched by a verdict (which admits nothing), kept as it was when the
-// upstream changes the tool, and replaced by the next admission. The fingerprint stays the rule.
+// admitted_definition in GET /mcp/servers/{id}/tools (migrations 00023, 00027): the definition a
+// person admitted, recorded by every admission path (server approval through activate,
+// tools/release), null before admission, untouched by a verdict (which admits nothing), kept as it
+// was when the upstream changes the tool, and replaced by the next admission. The output schema is
+// kept and shown too (the fingerprint always covered it): a tool changed only there shows what
+// changed. The fingerprint stays the rule.
 import t, { type Test } from 'tap';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { SAMPLE_TOOLS, startLegacyMcpServer, type ToolDef } from '../../helpers/mcp-servers.js';
@@ -13,6 +15,7 @@ interface Tool {
   name: string;
   current_fingerprint: string;
   matches_approved: boolean | null;
+  output_schema: unknown;
   admitted_definition: unknown;
 }
 
@@ -20,6 +23,7 @@ const definitionOf = (d: ToolDef) => ({
   title: d.title ?? null,
   description: d.description ?? null,
   input_schema: d.inputSchema,
+  output_schema: d.outputSchema ?? null,
   annotations: d.annotations ?? null,
 });
 
@@ -96,4 +100,24 @@ t.test('a new tool admitted by tools/release is recorded; one admitted before th
   const old = (await toolsOf(gw, s.id)).add_note!;
   t.equal(old.matches_approved, true, 'still admitted: the fingerprint decides');
   t.equal(old.admitted_definition, null);
+});
+
+t.test('a tool changed only in its output schema shows the change: the current and the admitted one', async (t) => {
+  const gw = await startTestGateway(t, { env: ALLOW });
+  const s = await scanned(t, gw);
+  const before = await toolsOf(gw, s.id);
+  t.same(before.get_weather!.output_schema, s.defs[0]!.outputSchema, 'the scan keeps the output schema');
+  await gw.api('POST', `/api/v1/mcp/servers/${s.id}/activate`, { body: { tools: Object.values(before).map((x) => entry(x)) } });
+  const original = s.defs[0]!.outputSchema;
+  s.defs[0]!.outputSchema = { type: 'object', properties: { celsius: { type: 'number' }, secret_note: { type: 'string' } } };
+  await gw.api('POST', `/api/v1/mcp/servers/${s.id}/scan`);
+  const changed = (await toolsOf(gw, s.id)).get_weather!;
+  t.equal(changed.matches_approved, false, 'the fingerprint covers the output schema');
+  t.same(changed.output_schema, s.defs[0]!.outputSchema, 'the current output schema');
+  t.same((changed.admitted_definition as { output_schema: unknown }).output_schema, original, 'the admitted one beside it');
+
+  // Admitted before migration 00027: the key is absent (not recorded), not null (none).
+  await gw.db`update mcp_tools set admitted_definition = admitted_definition - 'output_schema' where id = ${changed.id}`;
+  const old = (await toolsOf(gw, s.id)).get_weather!;
+  t.notOk('output_schema' in (old.admitted_definition as object), 'shown as not recorded');
 });

@@ -146,7 +146,7 @@ t.test('a Viewer and an Editor see no Approve server…; a project key is refuse
     const page = await (await startBrowser(t, { width: 375, height: 740 })).newPage();
     await signIn(page, px, await px.gw.key(role, `${role}-user`), server.id);
     t.match(await page.locator('main').textContent(), /PENDING_APPROVAL/);
-    t.equal(await page.getByRole('button', { name: /Approve/ }).count(), 0, `no Approve server… for an ${role}`);
+    t.equal(await page.getByRole('button', { name: /Approve/ }).count(), 0, `no Approve server… for the ${role}`);
   }
 
   const projectKey = await px.gw.key('admin');

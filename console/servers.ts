@@ -1,10 +1,12 @@
 // The Servers page: every MCP server of the project with its status (GET /api/v1/mcp/servers), and
 // at `#/servers/<id>` one server with its tools (GET /api/v1/mcp/servers/{id}/tools), those waiting
-// for admission first. An Admin admits or rejects a tool there, and rejects a server awaiting
-// approval after confirming, through the routes `gatewayctl servers release|verdict|reject` use;
-// a Viewer sees the same page without controls (the API would refuse anyway).
+// for admission first. An Admin admits or rejects a tool there, and approves (server-approve.ts)
+// or rejects a server awaiting approval after confirming, through the routes `gatewayctl servers
+// release|verdict|approve|reject` use; a Viewer sees the same page without controls (the API
+// would refuse anyway).
 import { ApiError, request, type Session } from './api.js';
 import { fill, h } from './dom.js';
+import { type ApproveContext, approveServer } from './server-approve.js';
 import { type Tool, type ToolActions, toolCard, waiting } from './server-tools.js';
 import { messageOf } from './sign-in.js';
 
@@ -80,7 +82,7 @@ async function showServer(main: HTMLElement, session: Session, id: string, state
       ]);
       if (state.stopped) return;
       heading.textContent = server.name;
-      fill(body, ...render(server, tools, session, actions, () => void reload(), say));
+      fill(body, ...render(server, tools, session, actions, () => void reload(), { say, act: (p, w) => void act(p, w) }));
       say(message ?? summaryOf(tools));
     } catch (err) {
       if (state.stopped) return;
@@ -130,7 +132,7 @@ function render(
   session: Session,
   actions: ToolActions,
   reload: () => void,
-  say: (text: string) => void,
+  page: ApproveContext,
 ): (Node | string)[] {
   const admin = isAdmin(session);
   const active = server.status === 'ACTIVE';
@@ -138,7 +140,7 @@ function render(
     ? `Admitting needs an Admin; this session acts as a ${session.credential.role ?? 'no-role'} ${session.credential.kind.replace('_', ' ')}.`
     : active
       ? null
-      : `The server is ${server.status}: tools are admitted with the server's approval (gatewayctl servers approve).`;
+      : `The server is ${server.status}: tools are admitted with the server's approval (${server.status === 'PENDING_APPROVAL' ? 'Approve server… above' : 'gatewayctl servers approve'}).`;
   const toolActions = admin && active ? actions : null;
   const pending = tools.filter(waiting);
   const rest = tools.filter((t) => !waiting(t));
@@ -156,7 +158,8 @@ function render(
       h('dd', { class: 'id' }, server.id),
     ),
     h('div', { class: 'buttons' }, h('button', { attrs: { type: 'button' }, on: { click: reload } }, 'Reload')),
-    admin && server.status === 'PENDING_APPROVAL' ? rejectServer(server, say) : '',
+    admin && server.status === 'PENDING_APPROVAL' ? approveServer(server, tools, page) : '',
+    admin && server.status === 'PENDING_APPROVAL' ? rejectServer(server, page.say) : '',
     h('h2', {}, `Waiting for admission (${pending.length})`),
     pending.length === 0 ? h('p', {}, 'None.') : h('div', { class: 'list' }, ...pending.map((t) => toolCard(t, toolActions, note))),
     h('h2', {}, `Tools (${rest.length})`),

@@ -5,42 +5,11 @@
 // said; rejecting a tool denies it; rejecting a pending server asks first; a Viewer sees it all
 // without controls; hostile strings render as text; 375 px wide, keyboard, axe-core.
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Page } from 'playwright-core';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { seriousViolations, startBrowser } from '../helpers/browser.js';
-import { activeServer, type ProxyGateway, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
+import { activeServer, startCountingServer, startProxyGateway } from '../helpers/mcp-proxy.js';
 import { SAMPLE_TOOLS } from '../helpers/mcp-servers.js';
-
-// Playwright's own waits end at this bound rather than hang; it measures nothing.
-const WAIT = { timeout: 60_000 };
-
-async function signIn(page: Page, px: ProxyGateway, key: string, serverId?: string): Promise<void> {
-  await page.goto(`${px.url}/console`);
-  await page.getByLabel('API key or user token').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Approvals' }).waitFor(WAIT);
-  await page.getByRole('link', { name: 'Servers' }).click();
-  await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor(WAIT);
-  if (serverId) {
-    await page.locator(`li[data-server-id="${serverId}"] a`).click();
-    await page.getByRole('heading', { name: /^Waiting for admission/ }).waitFor(WAIT);
-  }
-}
-
-async function connectClient(t: Test, px: ProxyGateway, serverId: string): Promise<Client> {
-  const client = new Client({ name: 'servers-page-test', version: '1.0.0' });
-  const requestInit = { headers: { authorization: `Bearer ${px.gw.adminToken}` } };
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${px.url}/api/v1/mcp/proxy/${serverId}`), { requestInit }));
-  t.teardown(() => client.close());
-  return client;
-}
-
-const rescan = async (px: ProxyGateway, id: string) => {
-  const scan = await px.gw.api('POST', `/api/v1/mcp/servers/${id}/scan`);
-  if (scan.body?.scanned !== true) throw new Error(`scan: ${scan.status} ${scan.text}`);
-};
+import { connectClient, rescan, signIn, WAIT } from '../helpers/servers-page.js';
 
 t.test('a changed tool: old and new side by side, admitted from the page (stale first), calls pass again; a tool rejected', async (t) => {
   const px = await startProxyGateway(t);
@@ -166,7 +135,11 @@ t.test(
     await signIn(viewer, px, vera, id);
     const card = viewer.locator('article.tool', { hasText: 'hostile' });
     t.match(await viewer.locator('main').textContent(), /PENDING_APPROVAL/);
-    t.equal(await viewer.locator('main button', { hasText: /Admit|Reject/ }).count(), 0, 'no Admit, Reject or Reject server for a Viewer');
+    t.equal(
+      await viewer.locator('main button', { hasText: /Admit|Reject|Approve/ }).count(),
+      0,
+      'no Admit, Reject, Approve server or Reject server for a Viewer',
+    );
     t.match(await card.textContent(), /Admitting needs an Admin; this session acts as a viewer user token\./);
     t.equal(await viewer.evaluate('window.__pwned'), undefined, 'no script ran');
     t.equal(await card.locator('img, script, b, i').count(), 0, 'no element was made from the strings');

@@ -111,11 +111,15 @@ export async function proxyPost(deps: ProxyDeps, r: RouteRequest): Promise<Reply
         )
       : null;
   if (gate.kind === 'refuse' && msg.kind === 'response') {
-    // The server is answered signed in as the relay would be: a token_exchange server with the caller's token exchanged.
+    // Signed in as the relay would be (token_exchange: the caller's token exchanged); best effort, as the answer itself.
+    const auth = caller.auth;
     const signedIn =
-      caller.server.transport === 'stdio' || caller.auth === null
+      caller.server.transport === 'stdio' || auth === null
         ? null
-        : await upstreamSignIn(deps.sql, r, caller.server.id, caller.auth, {});
+        : await upstreamSignIn(deps.sql, r, caller.server.id, auth, {}).catch((err: unknown) => {
+            deps.log.warn({ err, server_id: caller.server.id }, "could not sign in to answer a server request in the client's place");
+            return null;
+          });
     return withheldAnswer(
       msg.id,
       gate,

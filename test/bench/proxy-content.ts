@@ -6,15 +6,10 @@
 // CPU per call (from /proc), median of the rounds. Payloads: a short text, and 20 KB of ordinary
 // prose (no secret or personal data, so the call goes through) that `echo` returns: 20 KB of
 // arguments and 20 KB of result inspected. Budget (issue 18): 0.05 ms per call + 0.2 ms per KB.
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
-import { withDatabase } from '../helpers/db.js';
 import { startBenchGateway } from './proxy-gateway.js';
 import { closePools, load, openSession, type Target } from './proxy-load.js';
 import { spawnUpstream } from './proxy-upstream.js';
+import { openBenchDatabase } from './bench-database.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 200);
@@ -41,11 +36,8 @@ export async function benchProxyContent(adminUrl: string): Promise<void> {
   console.log(
     `\nproxy content inspection: daemon CPU per tools/call (echo), default content policies vs all OFF; ${CALLS} calls x ${RUNS} rounds`,
   );
-  const name = 'gwbench_' + randomBytes(4).toString('hex');
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const sql = postgres(withDatabase(adminUrl, name), { max: 2, onnotice: () => {} });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-content-'));
+  const db = await openBenchDatabase(adminUrl, 'gw-bench-content-');
+  const { sql } = db;
   const stops: (() => Promise<void>)[] = [];
   try {
     const upstream = await spawnUpstream();
@@ -55,7 +47,7 @@ export async function benchProxyContent(adminUrl: string): Promise<void> {
       upstreams[`${mode}-inspected`] = `http://127.0.0.1:${upstream.ports[mode]}/mcp`;
       upstreams[`${mode}-off`] = `http://127.0.0.1:${upstream.ports[mode]}/mcp`;
     }
-    const gw = await startBenchGateway(withDatabase(adminUrl, name), dataDir, sql, upstreams);
+    const gw = await startBenchGateway(db.url, db.dataDir, sql, upstreams);
     stops.push(gw.stop);
     // Every content policy OFF on the `-off` servers, straight into the table (the API is tested elsewhere).
     for (const [upstreamName, route] of Object.entries(gw.paths)) {
@@ -110,9 +102,6 @@ export async function benchProxyContent(adminUrl: string): Promise<void> {
   } finally {
     await closePools();
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.log(`  stop failed: ${String(err)}`));
-    await sql.end();
-    await fs.rm(dataDir, { recursive: true, force: true });
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await db.close();
   }
 }

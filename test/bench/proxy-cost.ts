@@ -3,12 +3,8 @@
 // benchmark's session JSON upstream and gateway. It answers "where would half the CPU come from":
 // system calls (the socket reads and writes) or JavaScript. `npm run bench -- proxy-cost`, run only
 // by name; BENCH_PROXY_CALLS (4000) calls per concurrency after 300 warm-up calls.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
-import { withDatabase } from '../helpers/db.js';
+import { loadAverage, openBenchDatabase } from './bench-database.js';
 import { startBenchGateway } from './proxy-gateway.js';
 import { closePools, load, openSession, type Target } from './proxy-load.js';
 import { spawnUpstream } from './proxy-upstream.js';
@@ -25,22 +21,13 @@ async function ticks(pid: number): Promise<{ user: number; system: number }> {
 
 export async function benchProxyCost(adminUrl: string): Promise<void> {
   console.log(`\nproxy cost: daemon CPU per tools/call (echo, ${MODE}), user and system, ${CALLS} calls per concurrency`);
-  console.log(
-    `  load average at start: ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
-  const name = 'gwbench_' + randomBytes(4).toString('hex');
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const sql = postgres(withDatabase(adminUrl, name), { max: 2, onnotice: () => {} });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-cost-'));
+  console.log(`  load average at start: ${loadAverage()}`);
+  const db = await openBenchDatabase(adminUrl, 'gw-bench-cost-');
   const stops: (() => Promise<void>)[] = [];
   try {
     const upstream = await spawnUpstream();
     stops.push(upstream.stop);
-    const gw = await startBenchGateway(withDatabase(adminUrl, name), dataDir, sql, {
+    const gw = await startBenchGateway(db.url, db.dataDir, db.sql, {
       [MODE]: `http://127.0.0.1:${upstream.ports[MODE]}/mcp`,
     });
     stops.push(gw.stop);
@@ -58,18 +45,10 @@ export async function benchProxyCost(adminUrl: string): Promise<void> {
       );
       if (r.errors > 0) process.exitCode = 1;
     }
-    console.log(
-      `  load average at end: ${os
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`  load average at end: ${loadAverage()}`);
   } finally {
     await closePools();
-    for (const stop of stops.reverse()) await stop().catch(() => {});
-    await sql.end();
-    await admin.unsafe(`drop database ${name} with (force)`).catch(() => {});
-    await admin.end();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.log(`  stop failed: ${String(err)}`));
+    await db.close();
   }
 }

@@ -9,19 +9,15 @@
 // gateway's added ms at the median (target: at most 0.5 ms) and the stdio path's beyond the HTTP
 // path's, beside a durable single-row INSERT's p50 on the same database (the decision trace is
 // committed before the call goes on). Every answer must be the call's own echo.
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { withDatabase } from '../helpers/db.js';
 import { startBenchGateway } from './proxy-gateway.js';
 import { insertBaseline } from './proxy.js';
 import { closePools, load, openSession, type Result } from './proxy-load.js';
 import { spawnUpstream } from './proxy-upstream.js';
+import { loadAverage, openBenchDatabase } from './bench-database.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 500);
@@ -71,17 +67,9 @@ export async function benchProxyStdio(adminUrl: string): Promise<void> {
   console.log(
     `\nproxy stdio: tools/call (echo) on an SDK stdio server, SDK client direct over stdio / gatewayd; c1 ${CALLS} calls, ${RUNS} rounds`,
   );
-  console.log(
-    `  load average at start: ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
-  const name = 'gwbench_' + randomBytes(4).toString('hex');
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const sql = postgres(withDatabase(adminUrl, name), { max: 2, onnotice: () => {} });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-bench-stdio-'));
+  console.log(`  load average at start: ${loadAverage()}`);
+  const db = await openBenchDatabase(adminUrl, 'gw-bench-stdio-');
+  const { sql } = db;
   const client = new Client({ name: 'bench-direct', version: '1.0.0' });
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -99,8 +87,8 @@ export async function benchProxyStdio(adminUrl: string): Promise<void> {
     const upstream = await spawnUpstream();
     stops.push(upstream.stop);
     const gw = await startBenchGateway(
-      withDatabase(adminUrl, name),
-      dataDir,
+      db.url,
+      db.dataDir,
       sql,
       { stdio: registration, http: `http://127.0.0.1:${upstream.ports['stateless-json']}/mcp` },
       { GATEWAY_STDIO_COMMANDS: process.execPath },
@@ -140,15 +128,7 @@ export async function benchProxyStdio(adminUrl: string): Promise<void> {
   } finally {
     await closePools();
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.log(`  stop failed: ${String(err)}`));
-    console.log(
-      `  load average at end: ${os
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-    );
-    await sql.end();
-    await fs.rm(dataDir, { recursive: true, force: true });
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    console.log(`  load average at end: ${loadAverage()}`);
+    await db.close();
   }
 }

@@ -4,6 +4,7 @@
 // is unset; on, it needs the issuer (a bad or missing value stops the start, naming the variable).
 import fs from 'node:fs';
 import { z } from 'zod';
+import { positiveInt } from './config-values.js';
 
 /** A client id as RFC 6749 allows it (VSCHAR), bounded. */
 const clientId = z.string().regex(/^[\x20-\x7e]{1,200}$/, 'expected a client id (printable ASCII, at most 200 characters)');
@@ -35,6 +36,12 @@ export const consoleEnv = {
   GATEWAY_CONSOLE_OIDC_CLIENT_ID: clientId.optional(),
   GATEWAY_CONSOLE_OIDC_CLIENT_SECRET_FILE: secretFile.optional(),
   GATEWAY_CONSOLE_OIDC_SCOPES: scopes,
+  /**
+   * The longest life of a session opened by the identity provider (the lesser of this and
+   * GATEWAY_CONSOLE_SESSION_MAX_SECONDS): its role is the one the claims granted at sign-in, so this
+   * bounds how long a person removed from a group at the provider keeps that group's role here.
+   */
+  GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS: positiveInt(3600),
 };
 
 type ConsoleEnv = z.output<z.ZodObject<typeof consoleEnv>> & { GATEWAY_OIDC_ISSUER?: string };
@@ -57,6 +64,8 @@ export interface ConsoleOidcConfig {
   readonly clientSecret: string | null;
   /** Asked for at the authorization endpoint; always includes openid. */
   readonly scopes: readonly string[];
+  /** The longest life of a session it opens, in seconds (GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS). */
+  readonly sessionMaxSeconds: number;
 }
 
 export function consoleOidcConfigOf(e: ConsoleEnv): ConsoleOidcConfig | null {
@@ -65,5 +74,6 @@ export function consoleOidcConfigOf(e: ConsoleEnv): ConsoleOidcConfig | null {
     clientId: e.GATEWAY_CONSOLE_OIDC_CLIENT_ID,
     clientSecret: e.GATEWAY_CONSOLE_OIDC_CLIENT_SECRET_FILE ?? null,
     scopes: Object.freeze([...e.GATEWAY_CONSOLE_OIDC_SCOPES]),
+    sessionMaxSeconds: e.GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS,
   });
 }

@@ -11,7 +11,7 @@ const ISSUER = { GATEWAY_OIDC_ISSUER: 'https://idp.example.com/realms/acme' };
 t.test('off without a client id; a client id alone is public, asking for openid', async (t) => {
   t.equal(loadConfig(ISSUER).consoleOidc, null);
   const c = loadConfig({ ...ISSUER, GATEWAY_CONSOLE_OIDC_CLIENT_ID: 'gateway-console' }).consoleOidc!;
-  t.same(c, { clientId: 'gateway-console', clientSecret: null, scopes: ['openid'] });
+  t.same(c, { clientId: 'gateway-console', clientSecret: null, scopes: ['openid'], sessionMaxSeconds: 3600 });
   t.ok(Object.isFrozen(c));
   const s = loadConfig({ ...ISSUER, GATEWAY_CONSOLE_OIDC_CLIENT_ID: 'c', GATEWAY_CONSOLE_OIDC_SCOPES: 'profile, groups' }).consoleOidc!;
   t.same(s.scopes, ['openid', 'profile', 'groups'], 'openid is always asked for');
@@ -58,4 +58,15 @@ t.test('bad values stop the start, naming the variable', async (t) => {
     t.ok(caught instanceof ConfigError, `${name}: a ConfigError`);
     t.match((caught as Error).message, `invalid configuration: ${name}`, name);
   }
+});
+
+t.test('the life of a session the provider opened: an hour unless set; a bad value stops the start', async (t) => {
+  const on = { ...ISSUER, GATEWAY_CONSOLE_OIDC_CLIENT_ID: 'c' };
+  t.equal(loadConfig({ ...on, GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS: '600' }).consoleOidc!.sessionMaxSeconds, 600);
+  for (const bad of ['0', '-5', 'an hour', '1.5'])
+    t.throws(
+      () => loadConfig({ ...on, GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS: bad }),
+      /^invalid configuration: GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS: /,
+      `GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS=${bad}`,
+    );
 });

@@ -108,7 +108,9 @@ export function consoleOidcRoutes(deps: Deps): Route[] {
         if (principal === null) return refused(r.req, 'unknown_project', 'the claims name a project that does not exist here');
         const origin = originOf(deps.publicUrl());
         if (origin === null) throw new GatewayError('origin_not_allowed');
-        const { idleSeconds, maxSeconds } = deps.config.consoleSession;
+        // The role is the claims' at sign-in: a shorter life bounds how long a change at the provider takes to apply.
+        const { idleSeconds } = deps.config.consoleSession;
+        const maxSeconds = Math.min(deps.config.consoleSession.maxSeconds, deps.config.consoleOidc?.sessionMaxSeconds ?? Infinity);
         const { id } = await startSession(deps.sql, principal, { origin, idleSeconds, maxSeconds });
         log.info(
           { credentialId: principal.credentialId, projectId: principal.projectId, role: principal.role },

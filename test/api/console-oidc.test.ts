@@ -42,6 +42,11 @@ t.test('a person signs in at the provider and gets a console session as themselv
   t.match(s.body.credential.id, /^oidc:[0-9a-f]{32}$/);
   const [row] = await gw.db`select subject_sub, subject_name, subject_role from console_sessions`;
   t.same(row, { subject_sub: 'alice', subject_name: 'Alice Example', subject_role: 'admin' });
+  // The role is the claims' at sign-in: the session lives at most GATEWAY_CONSOLE_OIDC_SESSION_MAX_SECONDS (1 hour).
+  const [life] = await gw.db<
+    { seconds: number }[]
+  >`select extract(epoch from expires_at - created_at)::int as seconds from console_sessions`;
+  t.equal(life!.seconds, 3600, 'an hour, not the 12 hours of a key session');
   t.equal((await gw.db`select count(*)::int as n from console_oidc_sign_ins`)[0]!.n, 0, 'the pre-session is gone');
   const logs = gw.logLines.join('');
   for (const secret of [r.callback.searchParams.get('code')!, r.callback.searchParams.get('state')!])

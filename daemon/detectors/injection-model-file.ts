@@ -21,7 +21,7 @@ const ModelFileSchema = z.object({
   /** int8 weights (times scale), raw deflate, base64. */
   weights: z.string(),
   thresholds: z.object({ block: z.number().min(0).max(1), flag: z.number().min(0).max(1) }),
-  /** Which head: what a user sends, or what a tool returns (absent in files before issue 26: prompt). */
+  /** Which head: what a user sends, or what a tool returns (absent in files from before the data head: prompt). */
   head: z.enum(['prompt', 'data']).optional(),
   data: z.record(z.string(), z.unknown()),
 });

@@ -23,7 +23,7 @@ import { disabledSpans, scoreInjection, strongest } from './injection-score.js';
 import type { DetectContext, Detector, Finding } from './types.js';
 
 // Loaded at import so a missing or corrupt weights file stops the daemon at start, not a request.
-// The prompt head reads what a user sends; the data head what the model will read (issue 26).
+// The prompt head reads what a user sends; the data head what the model will read.
 const MODEL = shippedModel();
 const DATA_MODEL = shippedDataModel();
 

@@ -62,7 +62,7 @@ const UNCALIBRATED: ReadonlySet<string> = new Set(['model.onnx']);
  * What one finding makes of its rule's action: injection below the block threshold only flags, and
  * so does injection only an uncalibrated model saw. The shipped classifier's thresholds are chosen
  * per benign kind of its development split, tool outputs (JSON, logs, e-mails, statements) among
- * them, so its BLOCK withholds a result on its own (issue 26).
+ * them (docs/verify.md, the model card), so its BLOCK withholds a result on its own.
  */
 function effectOf(rule: ContentRule, f: Finding): ContentEffect | null {
   if (rule.detector !== 'injection') return rule.action;

@@ -14,11 +14,11 @@ const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8
 /** A home with `gatewayctl` on PATH (the compiled CLI) and a bash started in tmux. */
 async function terminal(t: Test, name: string): Promise<{ home: string; send: (...keys: string[]) => void; screen: () => string }> {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-term-'));
-  t.teardown(() => fs.rm(home, { recursive: true, force: true }));
   const bin = path.join(home, 'bin');
   await fs.mkdir(bin);
   await fs.writeFile(path.join(bin, 'gatewayctl'), `#!/bin/sh\nexec ${process.execPath} ${CLI_BIN} "$@"\n`, { mode: 0o755 });
-  const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, GATEWAYCTL_CONFIG: path.join(home, 'none.json') };
+  // No history file: a shell killed at teardown would write one into the home being removed.
+  const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, GATEWAYCTL_CONFIG: path.join(home, 'none.json'), HISTFILE: '/dev/null' };
   const setup = execFileSync(path.join(bin, 'gatewayctl'), ['autocomplete', 'script', 'bash'], { env, encoding: 'utf8' });
   await fs.writeFile(path.join(home, '.bashrc'), `PS1='$ '\n${setup}\n`);
   execFileSync(path.join(bin, 'gatewayctl'), ['autocomplete', 'bash'], { env }); // builds the completion cache
@@ -27,12 +27,15 @@ async function terminal(t: Test, name: string): Promise<{ home: string; send: (.
     .map(([k, v]) => `${k}='${v}'`)
     .join(' ');
   tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', `env ${exports} bash --rcfile ${home}/.bashrc -i`);
-  t.teardown(() => {
+  // The shell first, then its home: a shell (or a command it ran) still writing there would make the
+  // removal fail with ENOTEMPTY, so it is also retried for a while.
+  t.teardown(async () => {
     try {
       tmux('kill-session', '-t', session);
     } catch {
       /* gone */
     }
+    await fs.rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   });
   return {
     home,

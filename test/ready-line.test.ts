@@ -47,7 +47,8 @@ t.test("the next step runs gatewayctl the way README's first steps do", async (t
 t.test('in a terminal gatewayd prints the line; through a pipe (a service manager) it does not', async (t) => {
   const url = await freshDatabase(t);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gw-ready-'));
-  t.teardown(() => fs.rm(dir, { recursive: true, force: true }));
+  // Removed last (teardowns run last-registered first): retried while the daemon tmux hung up may still be writing.
+  t.teardown(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
   const piped = spawnDaemon({ DATABASE_URL: url, GATEWAY_DATA_DIR: dir });
   await piped.url;
   piped.child.kill('SIGTERM');

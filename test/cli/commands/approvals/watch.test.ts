@@ -25,7 +25,8 @@ const { gw } = px;
 const up = await startCountingServer(t);
 const server = await activeServer(px, up.url, { get_weather: 'ALLOW', delete_file: 'REQUIRE_APPROVAL', ping: 'ALLOW', progress: 'ALLOW' });
 const home = await fs.mkdtemp(path.join(os.tmpdir(), 'gwctl-watch-'));
-t.teardown(() => fs.rm(home, { recursive: true, force: true }));
+// Removed last (teardowns run last-registered first), after the tmux server; retried while its processes exit.
+t.teardown(() => fs.rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 const config = path.join(home, 'gatewayctl.json');
 await fs.writeFile(config, JSON.stringify({ url: gw.url, token: gw.adminToken }), { mode: 0o600 });
 // A tmux server of this test's own (its socket), no status bar (the pane is the whole 40 rows), and

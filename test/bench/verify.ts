@@ -1,7 +1,9 @@
 // POST /api/v1/verify through a real daemon (in this process, over loopback HTTP) at concurrency 1
 // and 32, against the baseline the issue names: the same database's durable single-row insert
-// rate (one INSERT per transaction, synchronous_commit on, 32 writers), measured in the same run.
+// rate (one INSERT per transaction, synchronous_commit on, 32 writers), measured in the same run,
+// and the same INSERT by pgbench (issue 27 names its rate: the database without a Node client).
 // The prompt mix is realistic: clean prompts, personal data (MODIFIED), a secret (BLOCKED).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +87,7 @@ export async function benchVerify(adminUrl: string): Promise<void> {
       return 'INSERT';
     });
     await sql.end();
+    const pgbench = await pgbenchInserts(url, dataDir);
 
     const call = async (i: number): Promise<string> => {
       const res = await fetch(`${gateway.url}/api/v1/verify`, {
@@ -105,10 +108,30 @@ export async function benchVerify(adminUrl: string): Promise<void> {
     process.stdout.write(`  verify, concurrency 32                 ${fmt(many)}\n`);
     process.stdout.write(`  decisions at 32: ${JSON.stringify(many.decisions)}\n`);
     process.stdout.write(`  ratio verify@32 / insert@32: ${(many.perSecond / baseline.perSecond).toFixed(2)} (target >= 0.5)\n`);
+    if (pgbench === null) process.stdout.write('  pgbench not found: its single-row INSERT rate (issue 27) not measured\n');
+    else
+      process.stdout.write(
+        `  pgbench single-row INSERT, 32 clients  ${pgbench.toFixed(0).padStart(6)}/s; ratio verify@32 / pgbench: ${(many.perSecond / pgbench).toFixed(3)} (issue 27: >= 0.25)\n`,
+      );
   } finally {
     await gateway.close();
     await fs.rm(dataDir, { recursive: true, force: true });
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * The same durable single-row INSERT as pgbench makes it (32 clients, 2 threads, SECONDS): the
+ * database's own rate without a Node.js client in the way, the baseline issue 27 names. Null when
+ * pgbench (Debian: postgresql-client) is not installed.
+ */
+async function pgbenchInserts(url: string, dir: string): Promise<number | null> {
+  const script = path.join(dir, 'insert.sql');
+  await fs.writeFile(script, "insert into bench_insert (body) values ('a prompt of ordinary length, about as long as the others');\n");
+  const run = spawnSync('pgbench', ['-n', '-f', script, '-c', '32', '-j', '2', '-T', String(SECONDS), url], { encoding: 'utf8' });
+  if (run.error) return null;
+  const tps = /tps = ([\d.]+)/.exec(run.stdout)?.[1];
+  if (tps === undefined) throw new Error(`pgbench: ${run.stderr || run.stdout}`);
+  return Number(tps);
 }

@@ -1,6 +1,7 @@
 // What the servers commands share: the records of /api/v1/mcp/servers as the CLI reads them, the
 // server-id argument and the route of one server. Fields the CLI does not name pass through.
 import type { ScanReply } from '../shared/mcp-schemas.js';
+import type { ToolView } from '../shared/tool-view.js';
 import { Args } from '@oclif/core';
 
 /** One registered MCP server; the daemon never returns its auth_config. */
@@ -21,20 +22,8 @@ export interface McpServer {
   [field: string]: unknown;
 }
 
-export interface McpTool {
-  name: string;
-  action: string;
-  risk_level: string;
-  /** The effective server-wide rule (null: none, calls are held for approval). */
-  policy_action: string | null;
-  /** Set only while the tool waits for admission. */
-  proposed_rule: string | null;
-  proposed_rule_source: string | null;
-  matches_approved: boolean | null;
-  poisoning_findings: unknown[];
-  present: boolean;
-  [field: string]: unknown;
-}
+/** A tool as GET .../tools lists it (shared/tool-view.ts: the console reads the same shape). */
+export type McpTool = ToolView;
 
 export type { ScanReply };
 

@@ -14,13 +14,6 @@ export type Rule = (typeof MCP_RULES)[number];
 /** The rule every tool without a proposal gets when proposals are accepted: calls are held for a person. */
 export const NO_PROPOSAL_RULE: Rule = 'REQUIRE_APPROVAL';
 
-export interface AdmissionTool extends McpTool {
-  id: string;
-  current_fingerprint: string;
-  policy_action: string | null;
-  poisoning_findings: { code?: string }[];
-}
-
 /** One entry of the body of activate and tools/release. */
 export interface ReleaseEntry {
   tool_id: string;
@@ -40,8 +33,8 @@ export interface Release {
   released: Released[];
 }
 
-export async function readTools(api: ApiClient, serverId: string): Promise<AdmissionTool[]> {
-  return (await api.request<{ tools: AdmissionTool[] }>('GET', serverRoute(serverId, 'tools'))).tools;
+export async function readTools(api: ApiClient, serverId: string): Promise<McpTool[]> {
+  return (await api.request<{ tools: McpTool[] }>('GET', serverRoute(serverId, 'tools'))).tools;
 }
 
 /** A rule typed by the operator, checked with the schema the daemon uses for rules. */
@@ -76,12 +69,12 @@ function parseToolRules(values: readonly string[], flag: string, ruleRequired: b
 }
 
 /** A tool by id, else by name (a present tool before a vanished one of the same name). */
-export function findTool(tools: readonly AdmissionTool[], ref: string): AdmissionTool | undefined {
+export function findTool(tools: readonly McpTool[], ref: string): McpTool | undefined {
   return tools.find((t) => t.id === ref) ?? tools.find((t) => t.present && t.name === ref) ?? tools.find((t) => t.name === ref);
 }
 
 /** The tool's proposal, or REQUIRE_APPROVAL where it has none. */
-export function proposalOf(tool: AdmissionTool): { rule: Rule; from: 'proposal' | 'no_proposal' } {
+export function proposalOf(tool: McpTool): { rule: Rule; from: 'proposal' | 'no_proposal' } {
   return tool.proposed_rule === null
     ? { rule: NO_PROPOSAL_RULE, from: 'no_proposal' }
     : { rule: tool.proposed_rule as Rule, from: 'proposal' };
@@ -97,8 +90,8 @@ export function toolName(name: string): string {
 }
 
 /** The codes of a tool's poisoning findings, in order. */
-export function findingCodes(tool: AdmissionTool): string[] {
-  return tool.poisoning_findings.map((f) => (typeof f?.code === 'string' ? f.code : 'finding'));
+export function findingCodes(tool: McpTool): string[] {
+  return tool.poisoning_findings.map((f) => f.code);
 }
 
 /** Finding codes for a table cell, each once; '-' when there are none. */

@@ -103,7 +103,7 @@ function ruleSelect(t: Tool, value?: string): HTMLSelectElement {
 
 /** One tool: its proposal, risk and findings as the tool cards below show them, and the rule select. */
 function choiceRow({ tool: t, select }: Choice): HTMLElement {
-  const findings = t.poisoning_findings.map((f) => f.code ?? '?');
+  const findings = t.poisoning_findings.map((f) => f.code);
   return h(
     'div',
     { class: 'choice', attrs: { 'data-tool-id': t.id } },

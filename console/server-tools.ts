@@ -3,30 +3,13 @@
 // (a changed one old against new). For an Admin: admit with a rule (POST .../tools/release with the
 // fingerprint this page read, so a tool that changed again is refused: mcp_release_surface_changed)
 // or reject (the verdict route sets DENY; the tool stays unadmitted).
+import type { ToolView } from '../shared/tool-view.js';
 import type { Definition } from './definition-diff.js';
 import { currentDefinitionView, definitionView } from './definition-view.js';
 import { h } from './dom.js';
 
-export interface Tool {
-  id: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  input_schema: unknown;
-  output_schema: unknown;
-  annotations: unknown;
-  risk_level: string;
-  category: string;
-  action: string;
-  policy_action: string | null;
-  matches_approved: boolean | null;
-  current_fingerprint: string;
-  admitted_definition: Definition | null;
-  proposed_rule: string | null;
-  proposed_rule_source: string | null;
-  poisoning_findings: { code?: string; detail?: string; where?: string }[];
-  present: boolean;
-}
+/** A tool as the API lists it (shared/tool-view.ts: the CLI reads the same shape). */
+export type Tool = ToolView;
 
 export const RULES = ['ALLOW', 'LOG_ONLY', 'REQUIRE_APPROVAL', 'DENY'] as const;
 
@@ -54,11 +37,7 @@ const currentOf = (t: Tool): Definition => ({
 
 function findingList(t: Tool): HTMLElement {
   if (t.poisoning_findings.length === 0) return h('p', {}, 'None.');
-  return h(
-    'ul',
-    { class: 'findings' },
-    ...t.poisoning_findings.map((f) => h('li', {}, `${f.code ?? '?'} at ${f.where ?? '?'}: ${f.detail ?? ''}`)),
-  );
+  return h('ul', { class: 'findings' }, ...t.poisoning_findings.map((f) => h('li', {}, `${f.code} at ${f.where}: ${f.detail}`)));
 }
 
 /** The tool's card; `actions` null shows no controls (a Viewer, or a server that cannot admit). */

@@ -12,7 +12,6 @@ import {
   readTools,
   shortFingerprint,
   toolName,
-  type AdmissionTool,
   type Release,
   type ReleaseEntry,
   type Rule,
@@ -20,7 +19,7 @@ import {
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { table } from '../../format.js';
-import { serverIdArg, serverRoute, type McpServer } from '../../server-api.js';
+import { serverIdArg, serverRoute, type McpServer, type McpTool } from '../../server-api.js';
 import { resolveServer } from '../../name-or-id.js';
 
 /** One tool and the rule approving would give it; rule null: not named (the daemon will say so). */
@@ -112,7 +111,7 @@ export default class ServersApprove extends GatewayCommand {
  * name no such tool are sent as given (strays), for the daemon to refuse in its own words.
  */
 function plan(
-  tools: readonly AdmissionTool[],
+  tools: readonly McpTool[],
   overrides: readonly { ref: string; rule: Rule }[],
   withProposals: boolean,
 ): { planned: PlannedTool[]; strays: ReleaseEntry[] } {

@@ -11,14 +11,13 @@ import {
   readTools,
   releasedTable,
   toolName,
-  type AdmissionTool,
   type Release,
   type ReleaseEntry,
   type Rule,
 } from '../../tool-admission.js';
 import { GatewayCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
-import { serverIdArg, serverRoute } from '../../server-api.js';
+import { serverIdArg, serverRoute, type McpTool } from '../../server-api.js';
 import { resolveServer } from '../../name-or-id.js';
 
 export default class ServersRelease extends GatewayCommand {
@@ -68,11 +67,7 @@ export default class ServersRelease extends GatewayCommand {
  * proposals), then each --tool replacing or adding its own. A --tool naming no tool is sent as
  * given, for the daemon to refuse (mcp_release_tool_unknown).
  */
-function releaseEntries(
-  tools: readonly AdmissionTool[],
-  named: readonly { ref: string; rule?: Rule }[],
-  allChanged: boolean,
-): ReleaseEntry[] {
+function releaseEntries(tools: readonly McpTool[], named: readonly { ref: string; rule?: Rule }[], allChanged: boolean): ReleaseEntry[] {
   const byId = new Map<string, ReleaseEntry>();
   if (allChanged) {
     for (const t of tools.filter((x) => x.present && x.matches_approved !== true)) {

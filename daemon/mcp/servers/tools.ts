@@ -10,6 +10,7 @@
 // people to compare with the current one; null when never admitted or admitted before it was
 // recorded. The fingerprint alone decides.
 import type { Rule } from '../../../shared/agent-schemas.js';
+import type { PoisoningFindingView, ToolView } from '../../../shared/tool-view.js';
 import type { Sql, Tx } from '../../db/connect.js';
 import { strictestOf } from '../rules/effective-rule.js';
 
@@ -52,7 +53,7 @@ export function waitingForAdmission(t: Pick<ToolRow, 'present' | 'approved_hash'
   return t.present && matchesApproved(t) !== true;
 }
 
-export function presentTool(t: ToolRow): Record<string, unknown> {
+export function presentTool(t: ToolRow): ToolView {
   const waiting = waitingForAdmission(t);
   return {
     id: t.id,
@@ -72,18 +73,18 @@ export function presentTool(t: ToolRow): Record<string, unknown> {
     matches_approved: matchesApproved(t),
     approved_hash: t.approved_hash,
     approved_at: t.approved_at?.toISOString() ?? null,
-    admitted_definition: t.admitted_definition ?? null,
+    admitted_definition: (t.admitted_definition as ToolView['admitted_definition']) ?? null,
     current_fingerprint: t.current_fingerprint,
     proposed_rule: waiting ? t.proposed_rule : null,
     proposed_rule_source: waiting ? t.proposed_rule_source : null,
-    poisoning_findings: t.findings,
+    poisoning_findings: t.findings as PoisoningFindingView[],
     present: t.present,
     first_seen_at: t.first_seen_at.toISOString(),
     last_seen_at: t.last_seen_at.toISOString(),
   };
 }
 
-export async function listTools(sql: Sql | Tx, serverId: string): Promise<Record<string, unknown>[]> {
+export async function listTools(sql: Sql | Tx, serverId: string): Promise<ToolView[]> {
   const rows = await sql<ToolRow[]>`
     select t.*, (select array_agg(p.action) from mcp_policies p where p.mcp_tool_id = t.id and p.agent_id is null) as server_wide
     from mcp_tools t where t.server_id = ${serverId} order by t.first_seen_at, t.id limit 1000`;
